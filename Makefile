@@ -1,0 +1,25 @@
+# The two set-up commands of the README. Each does its own set-up on a fresh machine.
+#   make demo   main job: venv, install, synthesis -> analysis roundtrip on the default device
+#   make test   test suite: venv, test extras, system drivers/tools when missing, pytest
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+
+.PHONY: demo test venv test-deps
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+
+venv: $(PY)
+	$(PY) -m pip install -q .
+
+demo: venv
+	cd /tmp && $(abspath $(PY)) -m ireesht demo
+
+test-deps: $(PY)
+	$(PY) -m pip install -q -e '.[test]'
+	bash tools/install_test_deps.sh
+
+test: test-deps
+	$(PY) -m pytest -q $(PYTEST_ARGS)

@@ -1,0 +1,5 @@
+import sys
+
+from ireesht.cli import main
+
+sys.exit(main())

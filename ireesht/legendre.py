@@ -1,0 +1,183 @@
+"""Tables for the Legendre stage: recurrence coefficients, seeds and the fp32 rescaling.
+
+Orthonormal associated Legendre functions with the Condon-Shortley phase,
+``P_lm(x)``, ``x = cos(theta)``, normalised so that ``Y_lm = P_lm(x) exp(i m phi)`` has
+unit norm on the sphere (``int_{-1}^{1} P_lm^2 dx = 1 / (2 pi)``). They obey
+
+    P_mm       = c_m sin(theta)^m,   c_m = (-1)^m sqrt((2m+1)/(4 pi) prod_{k<=m} (2k-1)/(2k))
+    P_lm       = a_lm x P_{l-1,m} + b_lm P_{l-2,m}                       (l > m)
+    a_lm       = sqrt((4 l^2 - 1) / (l^2 - m^2))
+    b_lm       = -sqrt((2l+1) ((l-1)^2 - m^2) / ((2l-3) (l^2 - m^2)))     (0 for l = m+1)
+
+The rescaling scheme (after SHTns). ``sin(theta)^m`` underflows float32 (and even
+float64) for large m near the poles, although ``P_lm`` grows back to O(1) further along the
+recurrence. So the kernels carry every value as ``y * 2^(SCALE_BITS * k)`` with an integer
+exponent counter ``k <= 0``:
+
+- the seed ``c_m sin^m`` is formed from a per-latitude table of ``sin(theta)^(2^j)``
+  (mantissa as a float32 hi+lo pair, plus an integer exponent), multiplied in double-float
+  arithmetic for the set bits of m, so it is exact to float32 rounding for any m < 2^nbits;
+  its exponent E picks ``k = floor((E + THRESHOLD_BITS) / SCALE_BITS)`` so that
+  ``|y| < 2^THRESHOLD_BITS``;
+- while ``k < 0`` the recurrence runs on the scaled values and nothing is accumulated (the
+  true value is below ``2^(THRESHOLD_BITS - SCALE_BITS)``: negligible); whenever
+  ``|y_l| > 2^THRESHOLD_BITS`` both ``y_l`` and ``y_{l-1}`` are multiplied by
+  ``2^-SCALE_BITS`` (exact: a power of two) and ``k`` goes up by one;
+- from ``k == 0`` on the values are the true ones and are accumulated; they never
+  overflow (``|P_lm| <= sqrt((2l+1)/(4 pi))``).
+
+Nothing ever leaves the normal float32 range, for any lmax up to 2^nbits - 1 (16383 with
+14 bits). :func:`scaled_legendre` evaluates this exact scheme in numpy, at float32 or
+float64, so it can be checked against the independent float64 reference.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ireesht import layout
+
+SCALE_BITS = 64
+THRESHOLD_BITS = 32
+
+
+def recurrence_coefficients(lmax: int, mmax: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return ``(a, b)``, each ``(nlm,)`` float64 in the packed m-major layout.
+
+    Entry ``(l, m)`` holds ``a_lm``, ``b_lm`` of the recurrence that produces ``P_lm``;
+    the ``l = m`` entries (seeds) are 0.
+    """
+    a = np.zeros(layout.nlm(lmax, mmax))
+    b = np.zeros_like(a)
+    for m, start in enumerate(layout.m_offsets(lmax, mmax)):
+        l = np.arange(m + 1, lmax + 1, dtype=np.float64)
+        den = l * l - m * m
+        a[start + 1 : start + 1 + l.size] = np.sqrt((4 * l * l - 1) / den)
+        b[start + 1 : start + 1 + l.size] = -np.sqrt(
+            (2 * l + 1) * ((l - 1) ** 2 - m * m) / ((2 * l - 3) * den)
+        )
+    return a, b
+
+
+def seed_constants(mmax: int) -> np.ndarray:
+    """Return ``c_m`` for m = 0..mmax, ``(mmax+1,)`` float64, Condon-Shortley phase included."""
+    m = np.arange(mmax + 1, dtype=np.float64)
+    # log of prod_{k<=m} (2k-1)/(2k), summed in log space so large m loses nothing
+    ratio = np.concatenate(([0.0], np.cumsum(np.log((2 * m[1:] - 1) / (2 * m[1:])))))
+    c = np.sqrt((2 * m + 1) / (4 * np.pi) * np.exp(ratio))
+    return np.where(m % 2 == 1, -c, c)
+
+
+def nbits_for(mmax: int) -> int:
+    """Number of binary powers ``sin^(2^j)`` needed to form ``sin^m`` for every m <= mmax."""
+    return max(1, int(mmax).bit_length())
+
+
+def sin_power_table(sint: np.ndarray, nbits: int) -> tuple[np.ndarray, np.ndarray]:
+    """``sin^(2^j)`` for j < nbits as ``mant * 2^exp``, mant in [0.5, 1).
+
+    Parameters
+    ----------
+    sint : (npts,) float64, in (0, 1]
+    nbits : int
+
+    Returns
+    -------
+    mant : (npts, nbits) float64
+    exp : (npts, nbits) int64
+    """
+    mant, exp = np.frexp(np.asarray(sint, dtype=np.float64))
+    mant_out = np.empty((mant.size, nbits))
+    exp_out = np.empty((mant.size, nbits), dtype=np.int64)
+    exp = exp.astype(np.int64)
+    for j in range(nbits):
+        mant_out[:, j], exp_out[:, j] = mant, exp
+        # square and renormalise: the float64 exponent alone would underflow past j ~ 10
+        sq, e = np.frexp(mant * mant)
+        mant, exp = sq, 2 * exp + e
+    return mant_out, exp_out
+
+
+def split(x: np.ndarray, dtype: type = np.float32) -> tuple[np.ndarray, np.ndarray]:
+    """Split float64 ``x`` into ``hi + lo`` of ``dtype`` (lo = 0 for float64)."""
+    x = np.asarray(x, dtype=np.float64)
+    hi = x.astype(dtype)
+    lo = (x - hi.astype(np.float64)).astype(dtype)
+    return hi, lo
+
+
+def scaled_legendre(
+    lmax: int, m: int, cost: np.ndarray, sint: np.ndarray, dtype: type = np.float32
+) -> np.ndarray:
+    """Evaluate ``P_lm(x)`` for l = m..lmax with the kernels' rescaled recurrence.
+
+    Every operation is carried out in ``dtype`` as the kernels do (an FMA is emulated
+    by one rounding of the float64 result), so at float32 this shows the kernels'
+    rounding error, and at float64 it checks the scheme itself.
+
+    Parameters
+    ----------
+    lmax, m : int, 0 <= m <= lmax
+    cost, sint : (npts,) float64, cos(theta) and sin(theta)
+    dtype : np.float32 or np.float64
+
+    Returns
+    -------
+    (lmax+1-m, npts) float64: the true values where the exponent counter has reached 0,
+    and 0 where the value is still below the accumulation threshold.
+    """
+    dt = np.dtype(dtype).type
+    cost = np.asarray(cost, dtype=np.float64)
+    nbits = nbits_for(max(m, 1))
+    mant, exp = sin_power_table(sint, nbits)
+    c_hi, c_lo = split(seed_constants(m)[m], dt)
+
+    def fma(a, b, c):
+        # one rounding of the exact result: float64 holds a float32 product exactly
+        f64 = np.float64
+        return (np.asarray(a, f64) * np.asarray(b, f64) + np.asarray(c, f64)).astype(dt)
+
+    def df_mul(ah, al, bh, bl):
+        p = (ah * bh).astype(dt)
+        e = fma(ah, bh, -p.astype(np.float64))
+        e = (e + (ah * bl + al * bh).astype(dt)).astype(dt)
+        s = (p + e).astype(dt)
+        return s, (e - (s - p)).astype(dt)
+
+    npts = cost.size
+    ph = np.full(npts, c_hi, dtype=dt)
+    pl = np.full(npts, c_lo, dtype=dt)
+    pe = np.zeros(npts, dtype=np.int64)
+    for j in range(nbits):
+        if (m >> j) & 1:
+            bh, bl = split(mant[:, j], dt)
+            ph, pl = df_mul(ph, pl, bh, bl)
+            pe += exp[:, j]
+    # normalise the mantissa, then pick the exponent counter k
+    fr, e = np.frexp(ph.astype(np.float64))
+    pl = np.ldexp(pl.astype(np.float64), -e)
+    E = pe + e
+    k = np.floor_divide(E + THRESHOLD_BITS, SCALE_BITS)
+    y1 = np.ldexp(fr + pl, E - SCALE_BITS * k).astype(dt)  # the one rounding of the seed
+    y0 = np.zeros(npts, dtype=dt)
+
+    a, b = recurrence_coefficients(lmax, m) if m <= lmax else (None, None)
+    start = layout.m_offsets(lmax, m)[m]
+    a = a[start : start + lmax + 1 - m].astype(dt)
+    b = b[start : start + lmax + 1 - m].astype(dt)
+    x_hi, x_lo = split(cost, dt)
+
+    out = np.zeros((lmax + 1 - m, npts))
+    out[0] = np.where(k == 0, y1, 0.0)
+    big = dt(2.0**THRESHOLD_BITS)
+    shrink = dt(2.0**-SCALE_BITS)
+    for i in range(1, lmax + 1 - m):
+        t = fma(x_hi, y1, (x_lo * y1).astype(dt))
+        y = fma(a[i], t, (b[i] * y0).astype(dt))
+        y0, y1 = y1, y
+        rescale = (k < 0) & (np.abs(y1) > big)
+        y0 = np.where(rescale, y0 * shrink, y0).astype(dt)
+        y1 = np.where(rescale, y1 * shrink, y1).astype(dt)
+        k = k + rescale
+        out[i] = np.where(k == 0, y1, 0.0)
+    return out

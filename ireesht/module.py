@@ -1,0 +1,224 @@
+"""Compiled transform modules: ``compile``, ``load`` and the ``Module`` they return."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ireesht import __version__
+from ireesht import runtime as rtmod
+from ireesht.plan import Plan
+from ireesht.validate import check_finite
+
+MANIFEST_VERSION = 1
+
+
+def cache_dir() -> Path:
+    """Where compiled modules are cached: ``$IREESHT_CACHE`` or ``~/.cache/ireesht``."""
+    root = os.environ.get("IREESHT_CACHE") or Path.home() / ".cache" / "ireesht"
+    return Path(root) / __version__
+
+
+class Module:
+    """A compiled plan, loaded on a device with its tables resident there.
+
+    ``synth(qlm)``: ``(..., nlm)`` complex coefficients (packed m-major, see
+    ``ireesht.layout``) -> ``(..., nlat, nphi)`` real field.
+    ``analys(f)``: ``(..., nlat, nphi)`` real field -> ``(..., nlm)`` complex coefficients.
+    numpy in, numpy out (computed in float32). Device arrays in (``iree.runtime.DeviceArray``
+    in the kernel layout: ``(B, nlm, 2)`` float32 for synth, ``(B, nlat, nphi)`` float32 for
+    analys), device arrays out, with no host copy.
+    """
+
+    def __init__(self, vmfb: bytes, plan: Plan, info: dict[str, Any]):
+        self.plan = plan
+        self._vmfb = vmfb
+        self._session = rtmod.Session(vmfb, plan.target)
+        t0 = time.perf_counter()
+        tables = plan.tables()
+        self._tables = {k: self._session.upload(v) for k, v in tables.items()}
+        self._synth_args = [self._tables[k] for k in ("xtab", "powtab", "mseed", "coef", "twiddle")]
+        self._analys_args = [
+            self._tables[k] for k in ("xtab", "powtab", "mseed", "coef", "wtab", "twiddle")
+        ]
+        g = plan.make_grid()
+        self.info: dict[str, Any] = {
+            **info,
+            "plan": plan.as_dict(),
+            "device": self._session.device_name,
+            "kernels": "wgsl",
+            "variants": {
+                "fields_per_thread": plan.fields_per_thread,
+                "analysis_reduction": "subgroup" if plan.subgroups else "workgroup tree",
+            },
+            "exact_quadrature": plan.exact,
+            "exact_lmax": g.exact_lmax,
+            "table_upload_s": time.perf_counter() - t0,
+        }
+        if not plan.exact:
+            self.info["note"] = (
+                f"{plan.grid} grid with nlat={plan.nlat} integrates exactly only up to "
+                f"lmax={g.exact_lmax}: analysis of lmax={plan.lmax} is approximate"
+            )
+
+    # --- transforms ------------------------------------------------------------
+    def synth(self, qlm):
+        """Synthesis: ``(..., nlm)`` complex -> ``(..., nlat, nphi)`` float32 (see class doc)."""
+        p = self.plan
+        if rtmod.is_device_array(qlm):
+            rtmod.check_device_array("qlm", qlm, (p.nlm, 2))
+            return self._session.call("synth", *self._synth_args, qlm)
+        q = _as_array("qlm", qlm, complex_=True)
+        if q.ndim < 1 or q.shape[-1] != p.nlm:
+            raise ValueError(
+                f"qlm: shape {q.shape}, expected (..., {p.nlm}) for lmax={p.lmax}, mmax={p.mmax}"
+            )
+        lead = q.shape[:-1]
+        flat = np.ascontiguousarray(q.reshape(-1, p.nlm), dtype=np.complex64)
+        if flat.shape[0] == 0:
+            return np.zeros(lead + (p.nlat, p.nphi), np.float32)
+        out = self._session.call("synth", *self._synth_args, flat.view(np.float32).reshape(-1, p.nlm, 2))
+        return self._session.to_numpy(out).reshape(lead + (p.nlat, p.nphi))
+
+    def analys(self, f):
+        """Analysis: ``(..., nlat, nphi)`` real -> ``(..., nlm)`` complex64 (see class doc)."""
+        p = self.plan
+        if rtmod.is_device_array(f):
+            rtmod.check_device_array("spatial", f, (p.nlat, p.nphi))
+            return self._session.call("analys", *self._analys_args, f)
+        x = _as_array("spatial", f, complex_=False)
+        if x.ndim < 2 or x.shape[-2:] != (p.nlat, p.nphi):
+            raise ValueError(
+                f"spatial: shape {x.shape}, expected (..., {p.nlat}, {p.nphi}) (nlat, nphi)"
+            )
+        lead = x.shape[:-2]
+        flat = np.ascontiguousarray(x.reshape(-1, p.nlat, p.nphi), dtype=np.float32)
+        if flat.shape[0] == 0:
+            return np.zeros(lead + (p.nlm,), np.complex64)
+        out = self._session.call("analys", *self._analys_args, flat)
+        q = self._session.to_numpy(out)
+        return q.view(np.complex64).reshape(lead + (p.nlm,))
+
+    # --- artifacts -------------------------------------------------------------
+    def save(self, path: str | os.PathLike) -> Path:
+        """Write ``path/module.vmfb`` and ``path/manifest.json``; returns the directory."""
+        out = Path(path)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "module.vmfb").write_bytes(self._vmfb)
+        manifest = {
+            "manifest_version": MANIFEST_VERSION,
+            "ireesht_version": __version__,
+            "plan": self.plan.as_dict(),
+            "target": self.plan.target,
+            "kernels": "wgsl",
+            "vmfb": "module.vmfb",
+            "sha256": hashlib.sha256(self._vmfb).hexdigest(),
+            "iree_compiler": self.info.get("iree_compiler"),
+        }
+        (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+        return out
+
+
+def _as_array(name: str, value, complex_: bool) -> np.ndarray:
+    arr = np.asarray(value)
+    if complex_:
+        if arr.dtype not in (np.complex64, np.complex128):
+            raise ValueError(f"{name}: dtype {arr.dtype}, expected complex64 or complex128")
+    elif arr.dtype not in (np.float32, np.float64):
+        raise ValueError(f"{name}: dtype {arr.dtype}, expected float32 or float64")
+    check_finite(name, arr)
+    return arr
+
+
+def compile(
+    lmax: int,
+    mmax: int | None = None,
+    nlat: int | None = None,
+    nphi: int | None = None,
+    grid: str = "gauss",
+    target: str = "vulkan",
+    dtype: str = "float32",
+    *,
+    fields_per_thread: int = 1,
+    use_cache: bool = True,
+) -> Module:
+    """Build (or fetch from the disk cache) the module of one transform plan.
+
+    Parameters
+    ----------
+    lmax : band limit, >= 0
+    mmax : highest order, <= lmax (default lmax)
+    nlat, nphi : grid size (defaults: Gauss nlat = lmax+1, nphi = 2 (mmax+1); see
+        ``ireesht.grid.default_sizes``)
+    grid : "gauss" (Gauss-Legendre) or "equiangular" (both poles, Clenshaw-Curtis weights)
+    target : "vulkan"
+    dtype : "float32"
+    fields_per_thread : fields sharing one Legendre recurrence (1, 2 or 4): use 4 for
+        batches of many fields
+    use_cache : reuse a module compiled earlier for the same plan
+
+    Returns
+    -------
+    Module with ``synth``, ``analys``, ``info`` and ``save``.
+    """
+    plan = Plan.create(lmax, mmax, nlat, nphi, grid, target, dtype, fields_per_thread)
+    try:
+        return _build(plan, use_cache)
+    except rtmod.ExecutableLoadError:
+        # the subgroup variant is the only optional device feature the kernels use
+        if not plan.subgroups:
+            raise
+        return _build(Plan(**{**plan.as_dict(), "subgroups": False}), use_cache)
+
+
+def _build(plan: Plan, use_cache: bool) -> Module:
+    from ireesht import pipeline  # needs the compiler: imported only when compiling
+
+    text = pipeline.render(plan)
+    key = hashlib.sha256((text + pipeline.objects_digest(plan)).encode()).hexdigest()[:24]
+    cached = cache_dir() / f"{key}.vmfb"
+    t0 = time.perf_counter()
+    if use_cache and cached.exists():
+        vmfb, source = cached.read_bytes(), "cache"
+    else:
+        vmfb, source = pipeline.compile_plan(plan, text), "compiled"
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cached.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(vmfb)
+        tmp.replace(cached)  # atomic: concurrent compiles of one plan never see half a file
+    info = {
+        "target": plan.target,
+        "module": source,
+        "compile_s": time.perf_counter() - t0,
+        "iree_compiler": pipeline.compiler_version(),
+    }
+    return Module(vmfb, plan, info)
+
+
+def load(path: str | os.PathLike) -> Module:
+    """Load a module written by ``Module.save`` (needs only iree-base-runtime and numpy)."""
+    root = Path(path)
+    manifest_path = root / "manifest.json" if root.is_dir() else root.with_name("manifest.json")
+    try:
+        manifest = json.loads(manifest_path.read_text())
+    except FileNotFoundError:
+        raise ValueError(f"path={str(path)!r}: no manifest.json there (expected a saved module)")
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{manifest_path}: not a valid manifest ({e})") from None
+    if manifest.get("manifest_version", 0) > MANIFEST_VERSION:
+        raise ValueError(
+            f"{manifest_path}: manifest_version={manifest.get('manifest_version')}, "
+            f"this ireesht {__version__} reads up to {MANIFEST_VERSION}"
+        )
+    vmfb = (manifest_path.parent / manifest["vmfb"]).read_bytes()
+    digest = hashlib.sha256(vmfb).hexdigest()
+    if digest != manifest["sha256"]:
+        raise ValueError(f"{manifest['vmfb']}: sha256 {digest} does not match the manifest")
+    plan = Plan(**manifest["plan"])
+    return Module(vmfb, plan, {"target": plan.target, "module": "loaded", "path": str(root)})

@@ -1,0 +1,156 @@
+"""A transform plan: sizes, grid, kernel variants, and the device tables they need.
+
+A plan is the unit that is compiled (one MLIR module per plan) and cached. Everything here
+is host-side numpy and needs no compiler, so a saved module can rebuild its tables where
+only the runtime is installed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+
+import numpy as np
+
+from ireesht import grid as gridmod
+from ireesht import layout, legendre
+from ireesht.validate import check_choice, check_int
+
+TARGETS = ("vulkan",)
+DTYPES = ("float32",)
+FIELDS_PER_THREAD = (1, 2, 4)
+SYNTH_WG = 64  # workgroup size of leg_synth.wgsl
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    """Sizes and choices of one transform.
+
+    Attributes
+    ----------
+    lmax, mmax : band limit, 0 <= mmax <= lmax
+    grid : "gauss" or "equiangular"
+    nlat, nphi : spatial grid (nlat x nphi), nphi > 2 mmax
+    dtype : "float32"
+    target : "vulkan"
+    fields_per_thread : fields that share one recurrence in the Legendre kernels (1, 2, 4):
+        larger is faster for batches, slower for single fields
+    subgroups : whether the analysis kernel sums with subgroup operations
+    """
+
+    lmax: int
+    mmax: int
+    grid: str
+    nlat: int
+    nphi: int
+    dtype: str = "float32"
+    target: str = "vulkan"
+    fields_per_thread: int = 1
+    subgroups: bool = True
+
+    @classmethod
+    def create(
+        cls,
+        lmax: int,
+        mmax: int | None = None,
+        nlat: int | None = None,
+        nphi: int | None = None,
+        grid: str = "gauss",
+        target: str = "vulkan",
+        dtype: str = "float32",
+        fields_per_thread: int = 1,
+        subgroups: bool = True,
+    ) -> "Plan":
+        """Validate the user's choices and fill in default sizes."""
+        check_int("lmax", lmax, minimum=0)
+        mmax = lmax if mmax is None else mmax
+        check_int("mmax", mmax, minimum=0)
+        if mmax > lmax:
+            raise ValueError(f"mmax={mmax}: expected mmax <= lmax={lmax}")
+        check_choice("grid", grid, gridmod.GRID_KINDS)
+        check_choice("target", target, TARGETS)
+        check_choice("dtype", dtype, DTYPES)
+        if fields_per_thread not in FIELDS_PER_THREAD:
+            raise ValueError(
+                f"fields_per_thread={fields_per_thread!r}: expected one of {FIELDS_PER_THREAD}"
+            )
+        dnlat, dnphi = gridmod.default_sizes(lmax, mmax, grid)
+        nlat = dnlat if nlat is None else nlat
+        nphi = dnphi if nphi is None else nphi
+        g = gridmod.make_grid(grid, nlat, nphi)  # validates nlat, nphi on their own
+        if nphi <= 2 * mmax:
+            raise ValueError(f"nphi={nphi}: expected nphi > 2*mmax = {2 * mmax}")
+        if g.exact_lmax < lmax and grid == "gauss":
+            raise ValueError(
+                f"nlat={nlat}: Gauss analysis of lmax={lmax} needs nlat >= lmax+1 = {lmax + 1}"
+            )
+        return cls(int(lmax), int(mmax), grid, int(nlat), int(nphi), dtype, target,
+                   int(fields_per_thread), bool(subgroups))
+
+    # sizes -----------------------------------------------------------------
+    @property
+    def nlm(self) -> int:
+        return layout.nlm(self.lmax, self.mmax)
+
+    @property
+    def mc(self) -> int:
+        return self.mmax + 1
+
+    @property
+    def npairs(self) -> int:
+        return (self.nlat + 1) // 2
+
+    @property
+    def nbits(self) -> int:
+        return legendre.nbits_for(self.mmax)
+
+    @property
+    def exact(self) -> bool:
+        """Whether analysis is exact (to rounding) for fields band-limited to lmax."""
+        return self.make_grid().exact_lmax >= self.lmax
+
+    def make_grid(self) -> gridmod.Grid:
+        return gridmod.make_grid(self.grid, self.nlat, self.nphi)
+
+    def key(self) -> str:
+        """A short stable hash of the plan, for caches and file names."""
+        text = json.dumps(dataclasses.asdict(self), sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def as_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    # tables ----------------------------------------------------------------
+    def tables(self) -> dict[str, np.ndarray]:
+        """The device tables, float32, in the layouts of kernels/CONTRACT.md.
+
+        Returns
+        -------
+        dict with ``xtab (npairs, 4)``, ``powtab (npairs*nbits, 4)``, ``mseed (mc, 2)``,
+        ``coef (nlm, 2)``, ``wtab (npairs,)``, ``twiddle (nphi, 2)``; all computed in float64
+        and rounded once (values that need more than float32 come as hi + lo pairs).
+        """
+        g = self.make_grid()
+        p = self.npairs
+        xtab = np.zeros((p, 4), np.float32)
+        xtab[:, 0], xtab[:, 1] = legendre.split(g.cost[:p])
+        mant, exp = legendre.sin_power_table(g.sint[:p], self.nbits)
+        powtab = np.zeros((p, self.nbits, 4), np.float32)
+        powtab[..., 0], powtab[..., 1] = legendre.split(mant)
+        powtab[..., 2] = exp  # exact in float32: |exp| < 2^24
+        mseed = np.stack(legendre.split(legendre.seed_constants(self.mmax)), axis=-1)
+        a, b = legendre.recurrence_coefficients(self.lmax, self.mmax)
+        coef = np.stack([a, b], axis=-1).astype(np.float32)
+        # the 2 pi / nphi of the longitude quadrature is folded into the weights
+        wtab = (g.weights[:p] * (2 * np.pi / self.nphi)).astype(np.float32)
+        k = np.arange(self.nphi) * (2 * np.pi / self.nphi)
+        twiddle = np.stack([np.cos(k), np.sin(k)], axis=-1).astype(np.float32)
+        return {
+            "xtab": xtab,
+            "powtab": powtab.reshape(p * self.nbits, 4),
+            "mseed": np.ascontiguousarray(mseed, dtype=np.float32),
+            "coef": coef,
+            "wtab": wtab,
+            "twiddle": twiddle,
+        }

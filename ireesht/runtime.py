@@ -1,0 +1,108 @@
+"""The IREE runtime side: devices, loading a compiled module, calls, host <-> device copies.
+
+Needs only ``iree-base-runtime`` and numpy (no compiler), so saved modules load anywhere.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import iree.runtime as rt
+
+# IREE driver used for each ireesht target
+DRIVERS = {"vulkan": "vulkan"}
+
+
+class ExecutableLoadError(RuntimeError):
+    """The device could not create one of the module's kernels (a missing device feature)."""
+
+
+def available_drivers() -> list[str]:
+    """IREE HAL drivers that have at least one device on this machine."""
+    found = []
+    for name in rt.query_available_drivers():
+        try:
+            if rt.get_driver(name).query_available_devices():
+                found.append(name)
+        except RuntimeError:
+            continue
+    return found
+
+
+def open_device(target: str):
+    """The first device of the target's IREE driver, with a clear error when there is none."""
+    driver = DRIVERS[target]
+    try:
+        devices = rt.get_driver(driver).query_available_devices()
+    except RuntimeError as e:
+        devices, why = [], str(e)
+    else:
+        why = "no device found"
+    if not devices:
+        raise RuntimeError(
+            f"target={target!r}: IREE's {driver!r} driver has no device ({why.strip()}); "
+            f"drivers with a device here: {available_drivers()}"
+            + ("; on Debian, `apt-get install mesa-vulkan-drivers` gives a CPU Vulkan driver"
+               if driver == "vulkan" else "")
+        )
+    return rt.get_device(driver), devices[0].get("name", driver)
+
+
+class Session:
+    """A loaded module on one device."""
+
+    def __init__(self, vmfb: bytes, target: str):
+        self.device, self.device_name = open_device(target)
+        self.config = rt.Config(device=self.device)
+        vm_module = rt.VmModule.copy_buffer(self.config.vm_instance, vmfb)
+        try:
+            self.context = rt.SystemContext(vm_modules=[vm_module], config=self.config)
+        except RuntimeError as e:
+            if "executable" in str(e) or "Pipelines" in str(e):
+                raise ExecutableLoadError(str(e)) from e
+            raise
+        self.functions = self.context.modules[vm_module.name]
+
+    def upload(self, array: np.ndarray) -> rt.DeviceArray:
+        """Copy a host array to the device (once; pass the result on every call)."""
+        return rt.asdevicearray(self.device, np.ascontiguousarray(array))
+
+    def call(self, name: str, *args) -> rt.DeviceArray:
+        return self.functions[name](*args)
+
+    def to_numpy(self, array: rt.DeviceArray) -> np.ndarray:
+        """Copy a device array to the host through a host-visible staging buffer.
+
+        ``DeviceArray.to_host()`` fails on IREE 3.13's Vulkan driver: it imports the numpy
+        buffer, which Vulkan accepts only 4096-byte aligned.
+        """
+        view = array._buffer_view
+        src = view.get_buffer()
+        staging = self.device.allocator.allocate_buffer(
+            memory_type=int(rt.MemoryType.HOST_LOCAL | rt.MemoryType.DEVICE_VISIBLE),
+            allowed_usage=int(rt.BufferUsage.TRANSFER_TARGET | rt.BufferUsage.MAPPING_SCOPED),
+            allocation_size=src.byte_length(),
+        )
+        sem = self.device.create_semaphore(0)
+        self.device.queue_copy(
+            src, staging,
+            wait_semaphores=rt.HalFence.create_at(sem, 0),
+            signal_semaphores=rt.HalFence.create_at(sem, 1),
+        )
+        rt.HalFence.create_at(sem, 1).wait()
+        dtype = rt.HalElementType.map_to_dtype(view.element_type)
+        return np.array(staging.map().asarray(tuple(view.shape), dtype))
+
+
+def is_device_array(value) -> bool:
+    return isinstance(value, rt.DeviceArray)
+
+
+def check_device_array(name: str, array: rt.DeviceArray, trailing: tuple[int, ...]) -> None:
+    """Device inputs are not copied to the host, so only shape and dtype are checked."""
+    shape = tuple(array.shape)
+    if len(shape) != len(trailing) + 1 or shape[1:] != trailing or array.dtype != np.float32:
+        raise ValueError(
+            f"{name}: device array {shape} {array.dtype}, expected (B, "
+            + ", ".join(map(str, trailing)) + ") float32"
+        )

@@ -1,0 +1,248 @@
+// Fourier analysis stage `fft_analys` (kernels/CONTRACT.md): f -> F, one workgroup per row.
+//
+//   F[b][i][m] = sum_j f[b][i][j] exp(-i m 2 pi j / NP),  m = 0..M   (raw DFT, no 1/NP)
+//
+// bindings 0 twiddle [NP] vec2 (cos, sin)(2 pi k / NP), 1 f [B][NL][NP] f32, 2 F [B][NL][mc] vec2
+// push constants NL, NP, mc, B; grid (NL, B, 1); entry point `main`.
+//
+// One entry point; the path is chosen from NP at run time. The branch is uniform (push
+// constants only), so it costs no divergence and keeps the pipeline at one dispatch/stage.
+//  * FAST, NP a power of two with 4 <= NP <= 4096: the row is packed as NP/2 complex values
+//    z_n = f_2n + i f_2n+1, transformed by an NP/2-point Stockham FFT in workgroup memory
+//    (one radix-2 pass when log2(NP/2) is odd, then radix-4 passes), and split into the
+//    spectrum of the real row. About (NP/2) log2(NP/2) work instead of NP * mc.
+//  * DIRECT, every other NP (NP > 2M): band-limited DFT, only the mc needed outputs,
+//    twiddle[(m j) mod NP] with the index advanced incrementally (no 32-bit overflow).
+//    When mc is small, S lanes per m split the j sum so that all threads work, then a
+//    tree reduction joins them.
+//
+// No sin/cos on the device: every rotation comes from `twiddle` (host float64 -> f32),
+// so the f32 result is as accurate as the table. Sums of many terms are accumulated in
+// blocks of 32 to keep rounding growth ~ sqrt(32) + sqrt(n / 32) rather than sqrt(n).
+//
+// fft_synth.wgsl carries the same FFT core (WGSL has no #include); keep the two in sync.
+
+struct Params { NL: u32, NP: u32, mc: u32, B: u32 }
+var<immediate> pc: Params;
+
+@group(0) @binding(0) var<storage, read> twiddle: array<vec2<f32>>;
+@group(0) @binding(1) var<storage, read> f: array<f32>;
+@group(0) @binding(2) var<storage, read_write> F: array<vec2<f32>>;
+
+// 128 threads: a multiple of every subgroup width in use (8 lavapipe, 32 NVIDIA/Apple,
+// 64 AMD), small enough that a row of a few hundred points keeps most threads busy, and
+// the 2048-point FFT needs only 4 radix-4 butterflies per thread.
+const WG: u32 = 128u;
+// Largest half-length FFT. 2 x 2048 f32 = 16 KB of workgroup memory, the budget that
+// lets lavapipe (32 KB) and Metal run two workgroups per core.
+const HALF: u32 = 2048u;
+const Q2: u32 = 8u;  // HALF / 2 / WG radix-2 butterflies per thread, at most
+const Q4: u32 = 4u;  // HALF / 4 / WG radix-4 butterflies per thread, at most
+// DIRECT path: f row tile and, past it, 2 WG floats of reduction scratch.
+const TILE: u32 = 3840u;  // 2 HALF - 2 WG; a multiple of every lane count S <= WG
+const BLOCK: u32 = 32u;   // terms per partial sum
+
+// Complex data live split (re at [n], im at [HALF + n]): 32-bit accesses with unit
+// stride across threads are bank-conflict free, where interleaved vec2 would not be.
+var<workgroup> sm: array<f32, 4096>;
+
+fn cmul(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> {
+  return vec2<f32>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+
+// exp(sgn 2 pi i idx / NP), sgn = +-1.
+fn rot(idx: u32, sgn: f32) -> vec2<f32> {
+  let t = twiddle[idx];
+  return vec2<f32>(t.x, sgn * t.y);
+}
+
+fn ld(n: u32) -> vec2<f32> {
+  return vec2<f32>(sm[n], sm[HALF + n]);
+}
+
+fn st(n: u32, v: vec2<f32>) {
+  sm[n] = v.x;
+  sm[HALF + n] = v.y;
+}
+
+// ---- FFT core (identical in fft_synth.wgsl) --------------------------------------------
+// Stockham autosort: pass with sub-transform length p reads x[i + r n/R], writes
+// y[(i - k) R + k + r p] with k = i mod p, so the result comes out in natural order.
+// Each pass reads all its inputs into registers, barriers, then overwrites the same
+// buffer: one buffer instead of ping-pong, which is what keeps n = 2048 within 16 KB.
+
+fn fft_pass2(n: u32, tid: u32) {
+  // Only ever the first pass (p = 1): all twiddles are 1.
+  let nb = n >> 1u;
+  var y: array<vec2<f32>, 16>;
+  for (var q = 0u; q < Q2; q++) {
+    let i = tid + q * WG;
+    if (i < nb) {
+      let a = ld(i);
+      let b = ld(i + nb);
+      y[2u * q] = a + b;
+      y[2u * q + 1u] = a - b;
+    }
+  }
+  workgroupBarrier();
+  for (var q = 0u; q < Q2; q++) {
+    let i = tid + q * WG;
+    if (i < nb) {
+      st(2u * i, y[2u * q]);
+      st(2u * i + 1u, y[2u * q + 1u]);
+    }
+  }
+  workgroupBarrier();
+}
+
+fn fft_pass4(n: u32, p: u32, lp: u32, np: u32, sgn: f32, tid: u32) {
+  let nb = n >> 2u;
+  // rotation r k / (4 p) of a turn = table entry r k np / (4 p); 4 p divides n = np / 2.
+  let ts = np >> (lp + 2u);
+  var y: array<vec2<f32>, 16>;
+  for (var q = 0u; q < Q4; q++) {
+    let i = tid + q * WG;
+    if (i < nb) {
+      let k = i & (p - 1u);
+      let a0 = ld(i);
+      let a1 = cmul(ld(i + nb), rot(k * ts, sgn));
+      let a2 = cmul(ld(i + 2u * nb), rot(2u * k * ts, sgn));
+      let a3 = cmul(ld(i + 3u * nb), rot(3u * k * ts, sgn));
+      let s02 = a0 + a2;
+      let d02 = a0 - a2;
+      let s13 = a1 + a3;
+      let d13 = a1 - a3;
+      let jd = sgn * vec2<f32>(-d13.y, d13.x);  // (sgn i) d13
+      y[4u * q] = s02 + s13;
+      y[4u * q + 1u] = d02 + jd;
+      y[4u * q + 2u] = s02 - s13;
+      y[4u * q + 3u] = d02 - jd;
+    }
+  }
+  workgroupBarrier();
+  for (var q = 0u; q < Q4; q++) {
+    let i = tid + q * WG;
+    if (i < nb) {
+      let k = i & (p - 1u);
+      let j = (i - k) * 4u + k;
+      st(j, y[4u * q]);
+      st(j + p, y[4u * q + 1u]);
+      st(j + 2u * p, y[4u * q + 2u]);
+      st(j + 3u * p, y[4u * q + 3u]);
+    }
+  }
+  workgroupBarrier();
+}
+
+// In-place unnormalised DFT of sm[0..n), n = np / 2 a power of two in [2, HALF]:
+// X_k = sum_t x_t exp(sgn 2 pi i k t / n). Caller barriers before; ends with a barrier.
+fn fft(n: u32, np: u32, sgn: f32, tid: u32) {
+  let ln = firstTrailingBit(n);
+  var p = 1u;
+  var lp = 0u;
+  if ((ln & 1u) == 1u) {
+    fft_pass2(n, tid);
+    p = 2u;
+    lp = 1u;
+  }
+  while (p < n) {
+    fft_pass4(n, p, lp, np, sgn, tid);
+    p = p << 2u;
+    lp = lp + 2u;
+  }
+}
+// ---- end of FFT core -------------------------------------------------------------------
+
+fn analys_fft(fbase: u32, Fbase: u32, np: u32, mc: u32, tid: u32) {
+  let n = np >> 1u;
+  // Coalesced row read, de-interleaved into z_n = f_2n + i f_2n+1.
+  for (var t = tid; t < np; t += WG) {
+    sm[(t >> 1u) + (t & 1u) * HALF] = f[fbase + t];
+  }
+  workgroupBarrier();
+  fft(n, np, -1.0, tid);
+  // Split: E_m = (Z_m + conj Z_{n-m}) / 2 (even samples), O_m = (Z_m - conj Z_{n-m}) / 2i
+  // (odd samples), F_m = E_m + exp(-2 pi i m / np) O_m. E, O are n-periodic, so the masked
+  // indices give the right (aliased) values even for m >= n.
+  for (var m = tid; m < mc; m += WG) {
+    let z = ld(m & (n - 1u));
+    let y = ld((n - m) & (n - 1u));
+    let zc = vec2<f32>(y.x, -y.y);
+    let e = 0.5 * (z + zc);
+    let d = z - zc;
+    let o = 0.5 * vec2<f32>(d.y, -d.x);
+    F[Fbase + m] = e + cmul(rot(m & (np - 1u), -1.0), o);
+  }
+}
+
+fn analys_direct(fbase: u32, Fbase: u32, np: u32, mc: u32, tid: u32) {
+  // S lanes per m (a power of two, S mc <= WG) so that small mc still uses the workgroup.
+  var S = 1u;
+  while (S < WG && 2u * S * mc <= WG) {
+    S = 2u * S;
+  }
+  let G = WG / S;
+  let s = tid & (S - 1u);
+  let ntiles = (np + TILE - 1u) / TILE;
+  for (var m0 = 0u; m0 < mc; m0 += G) {
+    let m = m0 + tid / S;
+    // exp(-i m phi_j) at j = s, s + S, ...: table index (m j) mod np, advanced by (m S) mod np.
+    let step = ((m % np) * S) % np;
+    var idx = ((m % np) * s) % np;
+    var acc = vec2<f32>(0.0, 0.0);
+    for (var t0 = 0u; t0 < np; t0 += TILE) {
+      let cnt = min(TILE, np - t0);
+      if (ntiles > 1u || m0 == 0u) {  // a single tile stays put across m passes
+        workgroupBarrier();
+        for (var t = tid; t < cnt; t += WG) {
+          sm[t] = f[fbase + t0 + t];
+        }
+        workgroupBarrier();
+      }
+      var jj = s;
+      while (jj < cnt) {
+        let jend = min(cnt, jj + BLOCK * S);
+        var part = vec2<f32>(0.0, 0.0);
+        while (jj < jend) {
+          let w = twiddle[idx];
+          part += sm[jj] * vec2<f32>(w.x, -w.y);
+          idx += step;
+          if (idx >= np) {
+            idx -= np;
+          }
+          jj += S;
+        }
+        acc += part;
+      }
+    }
+    if (S > 1u) {
+      sm[TILE + tid] = acc.x;
+      sm[TILE + WG + tid] = acc.y;
+      workgroupBarrier();
+      for (var h = S >> 1u; h > 0u; h = h >> 1u) {
+        if (s < h) {
+          sm[TILE + tid] += sm[TILE + tid + h];
+          sm[TILE + WG + tid] += sm[TILE + WG + tid + h];
+        }
+        workgroupBarrier();
+      }
+      acc = vec2<f32>(sm[TILE + tid], sm[TILE + WG + tid]);
+    }
+    if (s == 0u && m < mc) {
+      F[Fbase + m] = acc;
+    }
+  }
+}
+
+@compute @workgroup_size(128)
+fn main(@builtin(workgroup_id) wg: vec3<u32>,
+        @builtin(local_invocation_index) tid: u32) {
+  let np = pc.NP;
+  let mc = pc.mc;
+  let row = wg.y * pc.NL + wg.x;
+  if ((np & (np - 1u)) == 0u && np >= 4u && np <= 2u * HALF) {
+    analys_fft(row * np, row * mc, np, mc, tid);
+  } else {
+    analys_direct(row * np, row * mc, np, mc, tid);
+  }
+}

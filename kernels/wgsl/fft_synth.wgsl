@@ -1,0 +1,239 @@
+// Fourier synthesis stage `fft_synth` (kernels/CONTRACT.md): F -> f, one workgroup per row.
+//
+//   f[b][i][j] = Re F_0 + 2 Re sum_{m=1..M} F_m exp(i m 2 pi j / NP)   (Im F_0 ignored)
+//
+// bindings 0 twiddle [NP] vec2 (cos, sin)(2 pi k / NP), 1 F [B][NL][mc] vec2, 2 f [B][NL][NP] f32
+// push constants NL, NP, mc, B; grid (NL, B, 1); entry point `main`.
+//
+// One entry point; the path is chosen from NP at run time. The branch is uniform (push
+// constants only), so it costs no divergence and keeps the pipeline at one dispatch/stage.
+//  * FAST, NP a power of two with 4 <= NP <= 4096: the Hermitian spectrum (F_0..F_M, zero
+//    above M) is folded into the NP/2-point complex spectrum Z_k of z_n = f_2n + i f_2n+1,
+//    inverted by an NP/2-point Stockham FFT in workgroup memory (one radix-2 pass when
+//    log2(NP/2) is odd, then radix-4 passes) and written out interleaved.
+//  * DIRECT, every other NP (NP > 2M): band-limited sum over the mc coefficients for each
+//    of the NP points, twiddle[(m j) mod NP] with the index advanced incrementally (no
+//    32-bit overflow); threads own points j, the F row is staged in workgroup memory.
+//
+// No sin/cos on the device: every rotation comes from `twiddle` (host float64 -> f32),
+// so the f32 result is as accurate as the table. Sums of many terms are accumulated in
+// blocks of 32 to keep rounding growth ~ sqrt(32) + sqrt(n / 32) rather than sqrt(n).
+//
+// fft_analys.wgsl carries the same FFT core (WGSL has no #include); keep the two in sync.
+
+struct Params { NL: u32, NP: u32, mc: u32, B: u32 }
+var<immediate> pc: Params;
+
+@group(0) @binding(0) var<storage, read> twiddle: array<vec2<f32>>;
+@group(0) @binding(1) var<storage, read> F: array<vec2<f32>>;
+@group(0) @binding(2) var<storage, read_write> f: array<f32>;
+
+// 128 threads: a multiple of every subgroup width in use (8 lavapipe, 32 NVIDIA/Apple,
+// 64 AMD), small enough that a row of a few hundred points keeps most threads busy, and
+// the 2048-point FFT needs only 4 radix-4 butterflies per thread.
+const WG: u32 = 128u;
+// Largest half-length FFT. 2 x 2048 f32 = 16 KB of workgroup memory, the budget that
+// lets lavapipe (32 KB) and Metal run two workgroups per core.
+const HALF: u32 = 2048u;
+const Q2: u32 = 8u;  // HALF / 2 / WG radix-2 butterflies per thread, at most
+const Q4: u32 = 4u;  // HALF / 4 / WG radix-4 butterflies per thread, at most
+// DIRECT path: F coefficients per tile (re at [t], im at [HALF + t]).
+const TILE: u32 = 2048u;  // HALF
+const BLOCK: u32 = 32u;   // terms per partial sum
+
+// Complex data live split (re at [n], im at [HALF + n]): 32-bit accesses with unit
+// stride across threads are bank-conflict free, where interleaved vec2 would not be.
+var<workgroup> sm: array<f32, 4096>;
+
+fn cmul(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> {
+  return vec2<f32>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+
+// exp(sgn 2 pi i idx / NP), sgn = +-1.
+fn rot(idx: u32, sgn: f32) -> vec2<f32> {
+  let t = twiddle[idx];
+  return vec2<f32>(t.x, sgn * t.y);
+}
+
+fn ld(n: u32) -> vec2<f32> {
+  return vec2<f32>(sm[n], sm[HALF + n]);
+}
+
+fn st(n: u32, v: vec2<f32>) {
+  sm[n] = v.x;
+  sm[HALF + n] = v.y;
+}
+
+// ---- FFT core (identical in fft_analys.wgsl) --------------------------------------------
+// Stockham autosort: pass with sub-transform length p reads x[i + r n/R], writes
+// y[(i - k) R + k + r p] with k = i mod p, so the result comes out in natural order.
+// Each pass reads all its inputs into registers, barriers, then overwrites the same
+// buffer: one buffer instead of ping-pong, which is what keeps n = 2048 within 16 KB.
+
+fn fft_pass2(n: u32, tid: u32) {
+  // Only ever the first pass (p = 1): all twiddles are 1.
+  let nb = n >> 1u;
+  var y: array<vec2<f32>, 16>;
+  for (var q = 0u; q < Q2; q++) {
+    let i = tid + q * WG;
+    if (i < nb) {
+      let a = ld(i);
+      let b = ld(i + nb);
+      y[2u * q] = a + b;
+      y[2u * q + 1u] = a - b;
+    }
+  }
+  workgroupBarrier();
+  for (var q = 0u; q < Q2; q++) {
+    let i = tid + q * WG;
+    if (i < nb) {
+      st(2u * i, y[2u * q]);
+      st(2u * i + 1u, y[2u * q + 1u]);
+    }
+  }
+  workgroupBarrier();
+}
+
+fn fft_pass4(n: u32, p: u32, lp: u32, np: u32, sgn: f32, tid: u32) {
+  let nb = n >> 2u;
+  // rotation r k / (4 p) of a turn = table entry r k np / (4 p); 4 p divides n = np / 2.
+  let ts = np >> (lp + 2u);
+  var y: array<vec2<f32>, 16>;
+  for (var q = 0u; q < Q4; q++) {
+    let i = tid + q * WG;
+    if (i < nb) {
+      let k = i & (p - 1u);
+      let a0 = ld(i);
+      let a1 = cmul(ld(i + nb), rot(k * ts, sgn));
+      let a2 = cmul(ld(i + 2u * nb), rot(2u * k * ts, sgn));
+      let a3 = cmul(ld(i + 3u * nb), rot(3u * k * ts, sgn));
+      let s02 = a0 + a2;
+      let d02 = a0 - a2;
+      let s13 = a1 + a3;
+      let d13 = a1 - a3;
+      let jd = sgn * vec2<f32>(-d13.y, d13.x);  // (sgn i) d13
+      y[4u * q] = s02 + s13;
+      y[4u * q + 1u] = d02 + jd;
+      y[4u * q + 2u] = s02 - s13;
+      y[4u * q + 3u] = d02 - jd;
+    }
+  }
+  workgroupBarrier();
+  for (var q = 0u; q < Q4; q++) {
+    let i = tid + q * WG;
+    if (i < nb) {
+      let k = i & (p - 1u);
+      let j = (i - k) * 4u + k;
+      st(j, y[4u * q]);
+      st(j + p, y[4u * q + 1u]);
+      st(j + 2u * p, y[4u * q + 2u]);
+      st(j + 3u * p, y[4u * q + 3u]);
+    }
+  }
+  workgroupBarrier();
+}
+
+// In-place unnormalised DFT of sm[0..n), n = np / 2 a power of two in [2, HALF]:
+// X_k = sum_t x_t exp(sgn 2 pi i k t / n). Caller barriers before; ends with a barrier.
+fn fft(n: u32, np: u32, sgn: f32, tid: u32) {
+  let ln = firstTrailingBit(n);
+  var p = 1u;
+  var lp = 0u;
+  if ((ln & 1u) == 1u) {
+    fft_pass2(n, tid);
+    p = 2u;
+    lp = 1u;
+  }
+  while (p < n) {
+    fft_pass4(n, p, lp, np, sgn, tid);
+    p = p << 2u;
+    lp = lp + 2u;
+  }
+}
+// ---- end of FFT core -------------------------------------------------------------------
+
+fn synth_fft(Fbase: u32, fbase: u32, np: u32, mc: u32, tid: u32) {
+  let n = np >> 1u;
+  let mmax = mc - 1u;
+  // With X the Hermitian spectrum (X_0 = Re F_0, X_m = F_m for 1 <= m <= M, else 0) and
+  // X_n = 0 (np > 2M), the even/odd samples have spectra X_k + conj X_{n-k} and
+  // exp(2 pi i k / np) (X_k - conj X_{n-k}); Z_k = even + i odd, unnormalised.
+  for (var k = tid; k < n; k += WG) {
+    var x = vec2<f32>(0.0, 0.0);
+    if (k <= mmax) {
+      x = F[Fbase + k];
+    }
+    if (k == 0u) {
+      x.y = 0.0;
+    }
+    var xc = vec2<f32>(0.0, 0.0);
+    if (n - k <= mmax) {  // n - k >= 1
+      let v = F[Fbase + n - k];
+      xc = vec2<f32>(v.x, -v.y);
+    }
+    let c = cmul(rot(k, 1.0), x - xc);
+    st(k, x + xc + vec2<f32>(-c.y, c.x));
+  }
+  workgroupBarrier();
+  fft(n, np, 1.0, tid);
+  // Re-interleave f_2n = Re z_n, f_2n+1 = Im z_n with a coalesced row write.
+  for (var t = tid; t < np; t += WG) {
+    f[fbase + t] = sm[(t >> 1u) + (t & 1u) * HALF];
+  }
+}
+
+fn synth_direct(Fbase: u32, fbase: u32, np: u32, mc: u32, tid: u32) {
+  let nchunks = (mc + TILE - 1u) / TILE;
+  for (var j0 = 0u; j0 < np; j0 += WG) {
+    let j = j0 + tid;
+    var acc = 0.0;
+    var idx = 0u;  // (m j) mod np, advanced by j per m
+    for (var c0 = 0u; c0 < mc; c0 += TILE) {
+      let cnt = min(TILE, mc - c0);
+      if (nchunks > 1u || j0 == 0u) {  // a single chunk stays put across j blocks
+        workgroupBarrier();
+        for (var t = tid; t < cnt; t += WG) {
+          let m = c0 + t;
+          let v = F[Fbase + m];
+          // Weight 2 for m >= 1, Im F_0 dropped: exact scalings, applied once here.
+          let w = select(2.0 * v, vec2<f32>(v.x, 0.0), m == 0u);
+          st(t, w);
+        }
+        workgroupBarrier();
+      }
+      if (j < np) {
+        var t = 0u;
+        while (t < cnt) {
+          let tend = min(cnt, t + BLOCK);
+          var part = 0.0;
+          while (t < tend) {
+            let w = twiddle[idx];
+            part += sm[t] * w.x - sm[HALF + t] * w.y;  // Re(F_m exp(i m phi_j))
+            idx += j;
+            if (idx >= np) {
+              idx -= np;
+            }
+            t += 1u;
+          }
+          acc += part;
+        }
+      }
+    }
+    if (j < np) {
+      f[fbase + j] = acc;
+    }
+  }
+}
+
+@compute @workgroup_size(128)
+fn main(@builtin(workgroup_id) wg: vec3<u32>,
+        @builtin(local_invocation_index) tid: u32) {
+  let np = pc.NP;
+  let mc = pc.mc;
+  let row = wg.y * pc.NL + wg.x;
+  if ((np & (np - 1u)) == 0u && np >= 4u && np <= 2u * HALF) {
+    synth_fft(row * mc, row * np, np, mc, tid);
+  } else {
+    synth_direct(row * mc, row * np, np, mc, tid);
+  }
+}

@@ -1,0 +1,159 @@
+// Legendre analysis: q[b][(l,m)] = sum_i w_i F[b][i][m] P_lm(cos theta_i).
+// Stage contract: kernels/CONTRACT.md. Tables and the rescaling scheme: ireesht/legendre.py.
+//
+// Grid (mc, ceil(B / NF), 1): one workgroup per m. Threads own latitude pairs (i, NL-1-i)
+// and walk them in chunks of WG pairs; for each chunk the recurrence runs over l and every
+// thread's contributions are summed over the workgroup. The sum is amortised over spans of
+// SPAN degrees: per degree only a subgroup sum (SG=1) or nothing (SG=0, each thread is its
+// own group) happens; the partial sums of all groups are written to workgroup memory and
+// added up once per span, between one pair of barriers.
+
+struct Params {
+  lmax: u32, mmax: u32, nlat: u32, npairs: u32, nlm: u32, nfields: u32, nbits: u32,
+}
+var<immediate> pc: Params;
+
+@group(0) @binding(0) var<storage, read> xtab: array<vec4<f32>>;    // [npairs] (x_hi, x_lo, 0, 0)
+@group(0) @binding(1) var<storage, read> powtab: array<vec4<f32>>;  // [npairs][nbits] (hi, lo, e, 0)
+@group(0) @binding(2) var<storage, read> mseed: array<vec2<f32>>;   // [mc] c_m as (hi, lo)
+@group(0) @binding(3) var<storage, read> coef: array<vec2<f32>>;    // [nlm] (a_lm, b_lm)
+@group(0) @binding(4) var<storage, read> wtab: array<f32>;          // [npairs] w_i 2 pi / NP
+@group(0) @binding(5) var<storage, read> F: array<vec2<f32>>;       // [B][NL][mc]
+@group(0) @binding(6) var<storage, read_write> q: array<vec2<f32>>; // [B][nlm]
+
+const WG: u32 = 128u;
+const SPAN: u32 = 16u;
+const NF: u32 = {{NF}}u;
+const SCALE_BITS: i32 = 64;
+const THRESHOLD: f32 = 4294967296.0;     // 2^32
+const SHRINK: f32 = 5.421010862427522e-20; // 2^-64
+
+var<workgroup> coef_s: array<vec2<f32>, SPAN>;
+// partial sums [group][span][field]: WG * SPAN entries, which holds NF = 1 with one group
+// per thread (SG=0), or NF <= 4 with subgroups of 4 or more threads (SG=1)
+var<workgroup> part: array<vec2<f32>, 2048>;
+
+fn exp2i(n: i32) -> f32 {
+  return bitcast<f32>(u32(n + 127) << 23u);
+}
+
+fn floor_div(a: i32, b: i32) -> i32 {
+  return select(a / b, -((-a + b - 1) / b), a < 0);
+}
+
+fn seed(m: u32, p: u32) -> vec2<f32> {
+  var ph = mseed[m].x;
+  var pl = mseed[m].y;
+  var pe = 0;
+  for (var j = 0u; j < pc.nbits; j++) {
+    if (((m >> j) & 1u) != 0u) {
+      let t = powtab[p * pc.nbits + j];
+      let hi = ph * t.x;
+      var lo = fma(ph, t.x, -hi);
+      lo = lo + (ph * t.y + pl * t.x);
+      ph = hi + lo;
+      pl = lo - (ph - hi);
+      pe = pe + i32(t.z);
+    }
+  }
+  let bits = bitcast<u32>(ph);
+  let e = i32((bits >> 23u) & 0xffu) - 126;
+  let fr = bitcast<f32>((bits & 0x807fffffu) | 0x3f000000u);
+  let total = pe + e;
+  let k = floor_div(total + 32, SCALE_BITS);
+  let y = (fr + pl * exp2i(-e)) * exp2i(total - SCALE_BITS * k);
+  return vec2<f32>(select(y, 0.0, ph == 0.0), f32(k));
+}
+
+fn group_sum(v: vec2<f32>) -> vec2<f32> {
+  return {{GROUP_SUM}};
+}
+
+@compute @workgroup_size(128)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid3: vec3<u32>,
+        @builtin(subgroup_size) sg_size: u32) {
+  let lid = lid3.x;
+  let m = wid.x;
+  let b0 = wid.y * NF;
+  let mc = pc.mmax + 1u;
+  let mstart = m * (2u * pc.lmax + 3u - m) / 2u;
+  let nl = pc.lmax + 1u - m;
+  let gsize = {{GROUP_SIZE}};
+  let group = lid / gsize;
+  let ngroups = WG / gsize;
+  let lane = lid % gsize;
+
+  for (var c0 = 0u; c0 < pc.npairs; c0 += WG) {
+    let p = c0 + lid;
+    let valid = p < pc.npairs;
+    let pp = select(0u, p, valid);
+    let xt = xtab[pp];
+    let x_hi = xt.x;
+    let x_lo = xt.y;
+    let s = seed(m, pp);
+    var y1 = s.x;
+    var y0 = 0.0;
+    var k = i32(s.y);
+
+    // even and odd parity combinations of the weighted north and south rows
+    var g_e: array<vec2<f32>, NF>;
+    var g_o: array<vec2<f32>, NF>;
+    let w = select(0.0, wtab[pp], valid);
+    let i_n = pp;
+    let i_s = pc.nlat - 1u - pp;
+    for (var f = 0u; f < NF; f++) {
+      let b = min(b0 + f, pc.nfields - 1u);
+      let gn = F[(b * pc.nlat + i_n) * mc + m];
+      let gs = select(F[(b * pc.nlat + i_s) * mc + m], vec2<f32>(0.0), i_s == i_n);
+      g_e[f] = w * (gn + gs);
+      g_o[f] = w * (gn - gs);
+    }
+
+    for (var base = 0u; base < nl; base += SPAN) {
+      workgroupBarrier();
+      if (lid < SPAN && base + lid < nl) {
+        coef_s[lid] = coef[mstart + base + lid];
+      }
+      workgroupBarrier();
+      let cnt = min(SPAN, nl - base);
+      for (var j = 0u; j < cnt; j++) {
+        let dl = base + j;
+        if (dl > 0u) {
+          let ab = coef_s[j];
+          let t = fma(x_hi, y1, x_lo * y1);
+          let y = fma(ab.x, t, ab.y * y0);
+          y0 = y1;
+          y1 = y;
+          if (k < 0 && abs(y1) > THRESHOLD) {
+            y0 = y0 * SHRINK;
+            y1 = y1 * SHRINK;
+            k = k + 1;
+          }
+        }
+        let v = select(0.0, y1, k == 0);
+        let odd = (dl & 1u) != 0u;
+        for (var f = 0u; f < NF; f++) {
+          let sum = group_sum(v * select(g_e[f], g_o[f], odd));
+          if (lane == 0u) {
+            part[(group * SPAN + j) * NF + f] = sum;
+          }
+        }
+      }
+      workgroupBarrier();
+      // one thread per (degree, field) of the span adds the groups' partial sums; the same
+      // thread owns the same output entry in every chunk, so its read-modify-write is ordered
+      let slot = lid;
+      if (slot < cnt * NF) {
+        let j = slot / NF;
+        let f = slot % NF;
+        let b = b0 + f;
+        var total = vec2<f32>(0.0);
+        for (var g = 0u; g < ngroups; g++) { total = total + part[(g * SPAN + j) * NF + f]; }
+        if (b < pc.nfields) {
+          let idx = b * pc.nlm + mstart + base + j;
+          q[idx] = select(q[idx] + total, total, c0 == 0u);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,144 @@
+// Legendre synthesis: F[b][i][m] = sum_{l=m..L} q[b][(l,m)] P_lm(cos theta_i).
+// Stage contract: kernels/CONTRACT.md. Tables and the rescaling scheme: ireesht/legendre.py.
+//
+// Grid (ceil(npairs / WG), mc, ceil(B / NF)). A thread owns the latitude pair
+// (i, NL-1-i): one recurrence serves both rows, since P_lm(-x) = (-1)^(l-m) P_lm(x),
+// so the even (l-m) and odd parts are summed apart and combined at the end.
+// NF fields per thread share the recurrence (the NF accumulators are the register arrays
+// that make this a compile-time variant).
+
+struct Params {
+  lmax: u32, mmax: u32, nlat: u32, npairs: u32, nlm: u32, nfields: u32, nbits: u32,
+}
+var<immediate> pc: Params;
+
+@group(0) @binding(0) var<storage, read> xtab: array<vec4<f32>>;    // [npairs] (x_hi, x_lo, 0, 0)
+@group(0) @binding(1) var<storage, read> powtab: array<vec4<f32>>;  // [npairs][nbits] sin^(2^j) = (hi + lo) 2^e: (hi, lo, e, 0)
+@group(0) @binding(2) var<storage, read> mseed: array<vec2<f32>>;   // [mc] c_m as (hi, lo)
+@group(0) @binding(3) var<storage, read> coef: array<vec2<f32>>;    // [nlm] (a_lm, b_lm)
+@group(0) @binding(4) var<storage, read> q: array<vec2<f32>>;       // [B][nlm]
+@group(0) @binding(5) var<storage, read_write> F: array<vec2<f32>>; // [B][NL][mc]
+
+const WG: u32 = 64u;
+const NF: u32 = {{NF}}u;
+const SCALE_BITS: i32 = 64;
+const THRESHOLD: f32 = 4294967296.0;     // 2^32
+const SHRINK: f32 = 5.421010862427522e-20; // 2^-64
+
+// One span of WG degrees l, staged in workgroup memory: every thread reads the same
+// coefficients, so they are loaded once per workgroup instead of once per thread.
+var<workgroup> coef_s: array<vec2<f32>, WG>;
+var<workgroup> q_s: array<vec2<f32>, 256>;  // WG * NF, NF <= 4
+
+fn exp2i(n: i32) -> f32 {
+  // 2^n for n in [-126, 127], exact, without device exp2
+  return bitcast<f32>(u32(n + 127) << 23u);
+}
+
+fn floor_div(a: i32, b: i32) -> i32 {
+  return select(a / b, -((-a + b - 1) / b), a < 0);
+}
+
+// The seed c_m sin^m theta as a scaled value y (returned in .x) and exponent counter k
+// (in .y, as f32: exact for the small integers it holds).
+fn seed(m: u32, p: u32) -> vec2<f32> {
+  var ph = mseed[m].x;
+  var pl = mseed[m].y;
+  var pe = 0;
+  for (var j = 0u; j < pc.nbits; j++) {
+    if (((m >> j) & 1u) != 0u) {
+      let t = powtab[p * pc.nbits + j];
+      // double-float product: sin^m to full float32 accuracy for any m (a plain float32
+      // power loses about m ulps)
+      let hi = ph * t.x;
+      var lo = fma(ph, t.x, -hi);
+      lo = lo + (ph * t.y + pl * t.x);
+      ph = hi + lo;
+      pl = lo - (ph - hi);
+      pe = pe + i32(t.z);
+    }
+  }
+  // frexp by bit manipulation: ph = fr 2^e with fr in [0.5, 1)
+  let bits = bitcast<u32>(ph);
+  let e = i32((bits >> 23u) & 0xffu) - 126;
+  let fr = bitcast<f32>((bits & 0x807fffffu) | 0x3f000000u);
+  let total = pe + e;
+  let k = floor_div(total + 32, SCALE_BITS);
+  let y = (fr + pl * exp2i(-e)) * exp2i(total - SCALE_BITS * k);
+  return vec2<f32>(select(y, 0.0, ph == 0.0), f32(k));
+}
+
+@compute @workgroup_size(64)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid3: vec3<u32>) {
+  let lid = lid3.x;
+  let m = wid.y;
+  let p = wid.x * WG + lid;
+  let valid = p < pc.npairs;
+  let pp = select(0u, p, valid);
+  let b0 = wid.z * NF;
+  let mc = pc.mmax + 1u;
+  let mstart = m * (2u * pc.lmax + 3u - m) / 2u;
+  let nl = pc.lmax + 1u - m;
+
+  let xt = xtab[pp];
+  let x_hi = xt.x;
+  let x_lo = xt.y;
+  let s = seed(m, pp);
+  var y1 = s.x;
+  var y0 = 0.0;
+  var k = i32(s.y);
+
+  var acc_e: array<vec2<f32>, NF>;
+  var acc_o: array<vec2<f32>, NF>;
+
+  for (var base = 0u; base < nl; base += WG) {
+    workgroupBarrier();  // the previous span is consumed
+    let li = base + lid;
+    if (li < nl) {
+      coef_s[lid] = coef[mstart + li];
+      for (var f = 0u; f < NF; f++) {
+        let b = b0 + f;
+        q_s[f * WG + lid] = select(vec2<f32>(0.0), q[min(b, pc.nfields - 1u) * pc.nlm + mstart + li], b < pc.nfields);
+      }
+    }
+    workgroupBarrier();
+    let cnt = min(WG, nl - base);
+    for (var j = 0u; j < cnt; j++) {
+      let dl = base + j;  // l - m
+      if (dl > 0u) {
+        let ab = coef_s[j];
+        // x carried as x_hi + x_lo: float32 cos(theta) alone is off by ~1e-8 absolute,
+        // a large relative error in theta next to the poles
+        let t = fma(x_hi, y1, x_lo * y1);
+        let y = fma(ab.x, t, ab.y * y0);
+        y0 = y1;
+        y1 = y;
+        if (k < 0 && abs(y1) > THRESHOLD) {
+          y0 = y0 * SHRINK;
+          y1 = y1 * SHRINK;
+          k = k + 1;
+        }
+      }
+      let v = select(0.0, y1, k == 0);
+      if ((dl & 1u) == 0u) {
+        for (var f = 0u; f < NF; f++) { acc_e[f] = fma(vec2<f32>(v), q_s[f * WG + j], acc_e[f]); }
+      } else {
+        for (var f = 0u; f < NF; f++) { acc_o[f] = fma(vec2<f32>(v), q_s[f * WG + j], acc_o[f]); }
+      }
+    }
+  }
+
+  if (valid) {
+    let i_n = p;
+    let i_s = pc.nlat - 1u - p;
+    for (var f = 0u; f < NF; f++) {
+      let b = b0 + f;
+      if (b < pc.nfields) {
+        F[(b * pc.nlat + i_n) * mc + m] = acc_e[f] + acc_o[f];
+        if (i_s != i_n) {
+          F[(b * pc.nlat + i_s) * mc + m] = acc_e[f] - acc_o[f];
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,116 @@
+// One transform plan: @synth (q -> F -> f) and @analys (f -> F -> q), each chaining a
+// Legendre and a Fourier dispatch of one kernel family (kernels/CONTRACT.md).
+// Filled in by ireesht/pipeline.py (string.Template placeholders). All sizes but
+// the batch B are static, so IREE itself rejects a wrongly shaped table or field; B is
+// the one dynamic dimension and a push constant.
+// Tables are function arguments: the caller uploads them once and passes the resident
+// device arrays on every call. F is a transient device buffer between the two dispatches.
+
+#spirv = #hal.executable.target<"vulkan-spirv", "vulkan-spirv-fb">
+#fft_layout = #hal.pipeline.layout<constants = 4, bindings = [
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // twiddle
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // F or f
+  #hal.pipeline.binding<storage_buffer>             // f or F (result)
+]>
+#leg_synth_layout = #hal.pipeline.layout<constants = 7, bindings = [
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // xtab
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // powtab
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // mseed
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // coef
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // q
+  #hal.pipeline.binding<storage_buffer>             // F (result)
+]>
+#leg_analys_layout = #hal.pipeline.layout<constants = 7, bindings = [
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // xtab
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // powtab
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // mseed
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // coef
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // wtab
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // F
+  #hal.pipeline.binding<storage_buffer>             // q (result)
+]>
+
+module @sht {
+  func.func @synth(%xtab: tensor<${npairs}x4xf32>, %powtab: tensor<${npow}x4xf32>,
+                   %mseed: tensor<${mc}x2xf32>, %coef: tensor<${nlm}x2xf32>,
+                   %twiddle: tensor<${nphi}x2xf32>,
+                   %q: tensor<?x${nlm}x2xf32>) -> tensor<?x${nlat}x${nphi}xf32> {
+    %c0 = arith.constant 0 : index
+    %b = tensor.dim %q, %c0 : tensor<?x${nlm}x2xf32>
+    %nb = arith.index_cast %b : index to i32
+    %lmax = arith.constant ${lmax} : i32
+    %mmax = arith.constant ${mmax} : i32
+    %nlat = arith.constant ${nlat} : i32
+    %npairs = arith.constant ${npairs} : i32
+    %nlm = arith.constant ${nlm} : i32
+    %nbits = arith.constant ${nbits} : i32
+    %nphi = arith.constant ${nphi} : i32
+    %mc = arith.constant ${mc} : i32
+    %F = hal.dispatch.extern "main"[%b](%lmax, %mmax, %nlat, %npairs, %nlm, %nb, %nbits,
+                                         %xtab, %powtab, %mseed, %coef, %q)
+        : (i32, i32, i32, i32, i32, i32, i32, tensor<${npairs}x4xf32>, tensor<${npow}x4xf32>,
+           tensor<${mc}x2xf32>, tensor<${nlm}x2xf32>, tensor<?x${nlm}x2xf32>{%b})
+          -> tensor<?x${nlat}x${mc}x2xf32>{%b}
+      count(%device: !hal.device, %w: index) -> (index, index, index) {
+        %gx = arith.constant ${synth_gx} : index
+        %gy = arith.constant ${mc} : index
+        %gz = affine.apply affine_map<()[s0] -> (s0 ceildiv ${synth_nf})>()[%w]
+        hal.return %gx, %gy, %gz : index, index, index
+      }
+      layout(#leg_synth_layout)
+      objects({ #spirv ordinal(0) = [#hal.executable.object<{path = "${leg_synth}"}>] })
+    %f = hal.dispatch.extern "main"[%b](%nlat, %nphi, %mc, %nb, %twiddle, %F)
+        : (i32, i32, i32, i32, tensor<${nphi}x2xf32>, tensor<?x${nlat}x${mc}x2xf32>{%b})
+          -> tensor<?x${nlat}x${nphi}xf32>{%b}
+      count(%device: !hal.device, %w: index) -> (index, index, index) {
+        %gx = arith.constant ${nlat} : index
+        %one = arith.constant 1 : index
+        hal.return %gx, %w, %one : index, index, index
+      }
+      layout(#fft_layout)
+      objects({ #spirv ordinal(0) = [#hal.executable.object<{path = "${fft_synth}"}>] })
+    return %f : tensor<?x${nlat}x${nphi}xf32>
+  }
+
+  func.func @analys(%xtab: tensor<${npairs}x4xf32>, %powtab: tensor<${npow}x4xf32>,
+                    %mseed: tensor<${mc}x2xf32>, %coef: tensor<${nlm}x2xf32>,
+                    %wtab: tensor<${npairs}xf32>, %twiddle: tensor<${nphi}x2xf32>,
+                    %f: tensor<?x${nlat}x${nphi}xf32>) -> tensor<?x${nlm}x2xf32> {
+    %c0 = arith.constant 0 : index
+    %b = tensor.dim %f, %c0 : tensor<?x${nlat}x${nphi}xf32>
+    %nb = arith.index_cast %b : index to i32
+    %lmax = arith.constant ${lmax} : i32
+    %mmax = arith.constant ${mmax} : i32
+    %nlat = arith.constant ${nlat} : i32
+    %npairs = arith.constant ${npairs} : i32
+    %nlm = arith.constant ${nlm} : i32
+    %nbits = arith.constant ${nbits} : i32
+    %nphi = arith.constant ${nphi} : i32
+    %mc = arith.constant ${mc} : i32
+    %F = hal.dispatch.extern "main"[%b](%nlat, %nphi, %mc, %nb, %twiddle, %f)
+        : (i32, i32, i32, i32, tensor<${nphi}x2xf32>, tensor<?x${nlat}x${nphi}xf32>{%b})
+          -> tensor<?x${nlat}x${mc}x2xf32>{%b}
+      count(%device: !hal.device, %w: index) -> (index, index, index) {
+        %gx = arith.constant ${nlat} : index
+        %one = arith.constant 1 : index
+        hal.return %gx, %w, %one : index, index, index
+      }
+      layout(#fft_layout)
+      objects({ #spirv ordinal(0) = [#hal.executable.object<{path = "${fft_analys}"}>] })
+    %q = hal.dispatch.extern "main"[%b](%lmax, %mmax, %nlat, %npairs, %nlm, %nb, %nbits,
+                                         %xtab, %powtab, %mseed, %coef, %wtab, %F)
+        : (i32, i32, i32, i32, i32, i32, i32, tensor<${npairs}x4xf32>, tensor<${npow}x4xf32>,
+           tensor<${mc}x2xf32>, tensor<${nlm}x2xf32>, tensor<${npairs}xf32>,
+           tensor<?x${nlat}x${mc}x2xf32>{%b})
+          -> tensor<?x${nlm}x2xf32>{%b}
+      count(%device: !hal.device, %w: index) -> (index, index, index) {
+        %gx = arith.constant ${mc} : index
+        %gy = affine.apply affine_map<()[s0] -> (s0 ceildiv ${analys_nf})>()[%w]
+        %one = arith.constant 1 : index
+        hal.return %gx, %gy, %one : index, index, index
+      }
+      layout(#leg_analys_layout)
+      objects({ #spirv ordinal(0) = [#hal.executable.object<{path = "${leg_analys}"}>] })
+    return %q : tensor<?x${nlm}x2xf32>
+  }
+}

@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""Regenerate ``kernels/wgsl/*.spv`` from ``kernels/wgsl/*.wgsl`` with naga (naga-wasm on node).
+
+The generated SPIR-V is committed, so installing or running ireesht needs neither node
+nor naga; this script is only for kernel authors and for the freshness test
+(``tests/test_spv.py``).
+
+Variants
+    A source may contain placeholders ``{{KEY}}``. ``kernels/wgsl/variants.json`` maps a
+    source stem to a list of substitution dicts, e.g.
+    ``{"leg_synth": [{"NF": 1}, {"NF": 2}, {"NF": 4}]}``, giving ``leg_synth_nf1.spv``,
+    ``leg_synth_nf2.spv``, ``leg_synth_nf4.spv`` (stem, then ``_`` + lower-case key + value
+    for each key in order). A source without an entry gives ``stem.spv``. Textual
+    substitution stands in for WGSL ``override``, which naga-wasm cannot specialise.
+
+Post-processing
+    naga-wasm always emits SPIR-V 1.0. Subgroup operations (GroupNonUniform* capabilities)
+    need 1.3, so for those modules the version word is patched to 1.3; nothing else in
+    the module depends on the version. Every output is checked with
+    ``spirv-val --target-env vulkan1.1`` when spirv-val is on PATH.
+
+Usage::
+
+    python tools/build_spv.py            # rewrite kernels/wgsl/*.spv
+    python tools/build_spv.py --out DIR  # write elsewhere
+    python tools/build_spv.py --check    # exit 1 and list stale files; writes nothing
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+WGSL_DIR = REPO / "kernels" / "wgsl"
+NAGA_DIR = REPO / "tools" / "naga"
+VARIANTS_FILE = "variants.json"
+
+SPIRV_MAGIC = 0x07230203
+SPIRV_1_3 = 0x00010300
+_OP_CAPABILITY = 17
+# GroupNonUniform .. GroupNonUniformQuad (61..68), GroupNonUniformPartitionedNV (5297),
+# GroupNonUniformRotateKHR (6026).
+_SUBGROUP_CAPS = frozenset(range(61, 69)) | {5297, 6026}
+_PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+
+
+class ToolchainMissing(RuntimeError):
+    """node or tools/naga/node_modules is not available."""
+
+
+class BuildError(RuntimeError):
+    """naga or spirv-val rejected a kernel, or the variant table is inconsistent."""
+
+
+def _format_value(value: object) -> str:
+    if isinstance(value, bool):  # before int: bool is an int
+        return "true" if value else "false"
+    return str(value)
+
+
+def variant_name(stem: str, subs: dict[str, object]) -> str:
+    """Output stem for one variant: ``leg_synth`` + ``{"NF": 4}`` -> ``leg_synth_nf4``.
+
+    A variant whose substitutions are not short values names itself with ``"name"``.
+    """
+    if "name" in subs:
+        return str(subs["name"])
+    return stem + "".join(f"_{k.lower()}{_format_value(v)}" for k, v in subs.items())
+
+
+def substitute(text: str, subs: dict[str, object], origin: str = "<wgsl>") -> str:
+    """Replace every ``{{KEY}}``; unknown keys and unused substitutions are errors."""
+    used: set[str] = set()
+
+    def repl(m: re.Match[str]) -> str:
+        key = m.group(1)
+        if key not in subs:
+            raise BuildError(f"{origin}: placeholder {{{{{key}}}}} has no value in {VARIANTS_FILE}")
+        used.add(key)
+        return _format_value(subs[key])
+
+    out = _PLACEHOLDER.sub(repl, text)
+    unused = set(subs) - used - {"name"}
+    if unused:
+        raise BuildError(f"{origin}: {VARIANTS_FILE} sets {sorted(unused)} but the source never uses them")
+    return out
+
+
+def plan(src_dir: Path = WGSL_DIR) -> list[tuple[Path, str, str]]:
+    """List ``(source, output stem, substituted WGSL text)`` for every output to build."""
+    src_dir = Path(src_dir)
+    vfile = src_dir / VARIANTS_FILE
+    variants: dict[str, list[dict[str, object]]] = json.loads(vfile.read_text()) if vfile.exists() else {}
+    sources = sorted(src_dir.glob("*.wgsl"))
+    stems = {p.stem for p in sources}
+    orphans = sorted(set(variants) - stems)
+    if orphans:
+        raise BuildError(f"{vfile}: entries without a .wgsl source: {orphans}")
+    jobs: list[tuple[Path, str, str]] = []
+    for src in sources:
+        text = src.read_text()
+        if src.stem in variants:
+            vlist = variants[src.stem]
+            if not isinstance(vlist, list) or not vlist:
+                raise BuildError(f"{vfile}: '{src.stem}' must map to a non-empty list of dicts")
+            for subs in vlist:
+                name = variant_name(src.stem, subs)
+                jobs.append((src, name, substitute(text, subs, f"{src.name} [{name}]")))
+        else:
+            if _PLACEHOLDER.search(text):
+                raise BuildError(f"{src.name} has {{{{...}}}} placeholders but no entry in {VARIANTS_FILE}")
+            jobs.append((src, src.stem, text))
+    names = [name for _, name, _ in jobs]
+    dups = sorted({n for n in names if names.count(n) > 1})
+    if dups:
+        raise BuildError(f"two variants produce the same output name: {dups}")
+    return jobs
+
+
+def _node() -> str:
+    node = shutil.which("node")
+    if node is None:
+        raise ToolchainMissing("node is not on PATH; it is needed to run naga-wasm (tools/naga)")
+    if not (NAGA_DIR / "node_modules" / "naga-wasm").is_dir():
+        raise ToolchainMissing(
+            f"{NAGA_DIR / 'node_modules'} is missing naga-wasm; run `npm ci --prefix tools/naga` "
+            "from the repository root"
+        )
+    return node
+
+
+def uses_subgroups(words: bytes) -> bool:
+    """True if the SPIR-V module declares any GroupNonUniform* capability."""
+    n = len(words) // 4
+    w = memoryview(words).cast("I")
+    if n < 5 or w[0] != SPIRV_MAGIC:
+        raise BuildError("not a little-endian SPIR-V module")
+    i = 5
+    while i < n:
+        count, opcode = w[i] >> 16, w[i] & 0xFFFF
+        if count == 0:
+            raise BuildError("corrupt SPIR-V: zero word count")
+        if opcode == _OP_CAPABILITY and w[i + 1] in _SUBGROUP_CAPS:
+            return True
+        i += count
+    return False
+
+
+def patch_version(words: bytes) -> bytes:
+    """Raise the header version to 1.3 when subgroup capabilities need it (naga says 1.0)."""
+    if not uses_subgroups(words):
+        return words
+    out = bytearray(words)
+    out[4:8] = SPIRV_1_3.to_bytes(4, "little")
+    return bytes(out)
+
+
+def spirv_val(path: Path) -> None:
+    """Run ``spirv-val --target-env vulkan1.1`` when it is installed; raise on failure."""
+    exe = shutil.which("spirv-val")
+    if exe is None:
+        return
+    r = subprocess.run([exe, "--target-env", "vulkan1.1", str(path)], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise BuildError(f"spirv-val rejected {path.name}:\n{r.stdout}{r.stderr}")
+
+
+def build(out_dir: Path | str | None = None, src_dir: Path | str = WGSL_DIR) -> list[Path]:
+    """Translate every kernel (and variant) in ``src_dir`` into ``out_dir`` (default: ``src_dir``).
+
+    Returns the written ``.spv`` paths in a stable order. Raises :class:`ToolchainMissing`
+    without node / naga-wasm, :class:`BuildError` when naga or spirv-val fails.
+    """
+    src_dir = Path(src_dir)
+    out_dir = Path(out_dir) if out_dir is not None else src_dir
+    jobs = plan(src_dir)
+    if not jobs:
+        return []
+    node = _node()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    outputs: list[Path] = []
+    with tempfile.TemporaryDirectory(prefix="ireesht-spv-") as tmp:
+        args: list[str] = []
+        for _src, name, text in jobs:
+            wgsl = Path(tmp) / f"{name}.wgsl"
+            wgsl.write_text(text)
+            args += [str(wgsl), str(Path(tmp) / f"{name}.spv")]
+        r = subprocess.run([node, str(NAGA_DIR / "wgsl2spv.mjs"), *args], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise BuildError(f"naga failed:\n{r.stderr}")
+        for _src, name, _text in jobs:
+            words = patch_version((Path(tmp) / f"{name}.spv").read_bytes())
+            dst = out_dir / f"{name}.spv"
+            dst.write_bytes(words)
+            spirv_val(dst)
+            outputs.append(dst)
+    return outputs
+
+
+def stale(src_dir: Path | str = WGSL_DIR) -> list[str]:
+    """Names of committed .spv files that differ from a fresh build, are missing, or have no source."""
+    src_dir = Path(src_dir)
+    with tempfile.TemporaryDirectory(prefix="ireesht-spv-check-") as tmp:
+        fresh = {p.name: p.read_bytes() for p in build(tmp, src_dir)}
+    shipped = {p.name: p.read_bytes() for p in src_dir.glob("*.spv")}
+    bad = [f"{n} (missing)" for n in sorted(set(fresh) - set(shipped))]
+    bad += [f"{n} (out of date)" for n in sorted(set(fresh) & set(shipped)) if fresh[n] != shipped[n]]
+    bad += [f"{n} (no source)" for n in sorted(set(shipped) - set(fresh))]
+    return bad
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--check", action="store_true", help="rebuild into a temp dir; exit 1 listing stale files")
+    ap.add_argument("--out", type=Path, default=None, help=f"output directory (default {WGSL_DIR})")
+    ns = ap.parse_args(argv)
+    try:
+        if ns.check:
+            bad = stale()
+            for b in bad:
+                print(f"stale: {b}")
+            if bad:
+                print("run: python tools/build_spv.py", file=sys.stderr)
+                return 1
+            print("all .spv files are up to date")
+            return 0
+        for p in build(ns.out):
+            print(p)
+    except (ToolchainMissing, BuildError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
