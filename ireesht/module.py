@@ -13,7 +13,7 @@ import numpy as np
 
 from ireesht import __version__
 from ireesht import runtime as rtmod
-from ireesht.plan import Plan
+from ireesht.plan import ANALYS_TABLES, SYNTH_TABLES, Plan
 from ireesht.validate import check_finite
 
 MANIFEST_VERSION = 1
@@ -43,10 +43,8 @@ class Module:
         t0 = time.perf_counter()
         tables = plan.tables()
         self._tables = {k: self._session.upload(v) for k, v in tables.items()}
-        self._synth_args = [self._tables[k] for k in ("xtab", "powtab", "mseed", "coef", "twiddle")]
-        self._analys_args = [
-            self._tables[k] for k in ("xtab", "powtab", "mseed", "coef", "wtab", "twiddle")
-        ]
+        self._synth_args = [self._tables[k] for k in SYNTH_TABLES]
+        self._analys_args = [self._tables[k] for k in ANALYS_TABLES]
         g = plan.make_grid()
         self.info: dict[str, Any] = {
             **info,

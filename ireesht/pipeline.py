@@ -3,25 +3,22 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import string
-from importlib import resources
+from collections.abc import Sequence
 from pathlib import Path
 
 from ireesht.plan import SYNTH_WG, Plan
 
-# Argument order of the exported functions after the field itself is appended.
-SYNTH_TABLES = ("xtab", "powtab", "mseed", "coef", "twiddle")
-ANALYS_TABLES = ("xtab", "powtab", "mseed", "coef", "wtab", "twiddle")
-
+# iree-compile flags selecting the device of each ireesht target
+TARGET_FLAGS: dict[str, list[str]] = {"vulkan": ["--iree-hal-target-device=vulkan"]}
 
 def mlir_dir() -> Path:
     """Directory of the pipeline templates: the installed package data, or the source tree."""
-    try:
-        path = Path(str(resources.files("ireesht.mlir")))
-        if (path / "pipeline.mlir").exists():
-            return path
-    except ModuleNotFoundError:
-        pass
+    spec = importlib.util.find_spec("ireesht.mlir")
+    for loc in (spec.submodule_search_locations or ()) if spec else ():
+        if (Path(loc) / "pipeline.mlir").exists():
+            return Path(loc)
     return Path(__file__).resolve().parent.parent / "mlir"
 
 
@@ -63,14 +60,26 @@ def render(plan: Plan) -> str:
 
 
 def kernels_dir() -> Path:
-    """Directory of the shipped .spv kernels: installed package data or the source tree."""
+    """Directory holding the shipped ``.spv`` kernels.
+
+    From a wheel it is the package ``ireesht.kernels.wgsl`` (pyproject maps
+    ``kernels/wgsl`` there); from a source checkout it is ``<repo>/kernels/wgsl``. The
+    spec's search locations are used rather than ``importlib.resources.files``: the package
+    has no ``__init__.py``, and for such namespace packages ``files()`` returns a
+    ``MultiplexedPath`` whose ``str()`` is not a path.
+    """
     try:
-        path = Path(str(resources.files("ireesht.kernels.wgsl")))
-        if any(path.glob("*.spv")):
-            return path
+        spec = importlib.util.find_spec("ireesht.kernels.wgsl")
     except ModuleNotFoundError:
-        pass
-    return Path(__file__).resolve().parent.parent / "kernels" / "wgsl"
+        spec = None
+    for loc in (spec.submodule_search_locations or ()) if spec else ():
+        if any(Path(loc).glob("*.spv")):
+            return Path(loc)
+    source = Path(__file__).resolve().parent.parent / "kernels" / "wgsl"
+    if source.is_dir():
+        return source
+    raise FileNotFoundError(f"ireesht kernels not found: neither package ireesht.kernels.wgsl "
+                            f"nor {source} holds .spv files")
 
 
 def objects_digest(plan: Plan) -> str:
@@ -87,12 +96,24 @@ def compiler_version() -> str:
     return getattr(version, "VERSION", "unknown")
 
 
-def compile_plan(plan: Plan, text: str | None = None) -> bytes:
-    """Compile the plan's module to a .vmfb for its target (runs iree-compile)."""
+def compile_mlir(text: str, target: str = "vulkan", extra_args: Sequence[str] = ()) -> bytes:
+    """Compile MLIR text to a ``.vmfb`` for ``target`` (runs iree-compile).
+
+    Relative ``#hal.executable.object<{path = ...}>`` paths resolve against
+    :func:`kernels_dir`. f64 demotion is off: it crashes on ``hal.dispatch.extern`` in 3.13.
+    Raises ``iree.compiler.CompilerToolError`` with the diagnostics when compilation fails.
+    """
     from iree.compiler import compile_str
 
     args = [
-        "--iree-hal-target-device=vulkan",
+        *TARGET_FLAGS[target],
+        "--iree-input-demote-f64-to-f32=false",
         f"--iree-hal-executable-object-search-path={kernels_dir()}",
+        *extra_args,
     ]
-    return compile_str(text if text is not None else render(plan), extra_args=args)
+    return compile_str(text, extra_args=args)
+
+
+def compile_plan(plan: Plan, text: str | None = None) -> bytes:
+    """Compile the plan's module to a .vmfb for its target."""
+    return compile_mlir(text if text is not None else render(plan), plan.target)

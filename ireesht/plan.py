@@ -21,6 +21,10 @@ TARGETS = ("vulkan",)
 DTYPES = ("float32",)
 FIELDS_PER_THREAD = (1, 2, 4)
 SYNTH_WG = 64  # workgroup size of leg_synth.wgsl
+# Table arguments of the exported functions (mlir/pipeline.mlir), in order; the field
+# (q or f) follows them.
+SYNTH_TABLES = ("xtab", "powtab", "mseed", "coef", "stab", "twiddle")
+ANALYS_TABLES = ("xtab", "powtab", "mseed", "coef", "stab", "wtab", "twiddle")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -127,21 +131,23 @@ class Plan:
 
         Returns
         -------
-        dict with ``xtab (npairs, 4)``, ``powtab (npairs*nbits, 4)``, ``mseed (mc, 2)``,
-        ``coef (nlm, 2)``, ``wtab (npairs,)``, ``twiddle (nphi, 2)``; all computed in float64
-        and rounded once (values that need more than float32 come as hi + lo pairs).
+        dict with ``xtab (npairs, 4)`` (x and t = 1 - x as hi + lo pairs), ``powtab
+        (npairs*nbits, 4)``, ``mseed (mc, 2)``, ``coef (nlm, 4)`` (A, B, C, E), ``stab (nlm,)``,
+        ``wtab (npairs,)``, ``twiddle (nphi, 2)``; all computed in float64 and rounded once
+        (values that need more than float32 come as hi + lo pairs).
         """
         g = self.make_grid()
         p = self.npairs
         xtab = np.zeros((p, 4), np.float32)
         xtab[:, 0], xtab[:, 1] = legendre.split(g.cost[:p])
+        # exact for the rows that use it (x > 1/2, Sterbenz)
+        xtab[:, 2], xtab[:, 3] = legendre.split(1.0 - g.cost[:p])
         mant, exp = legendre.sin_power_table(g.sint[:p], self.nbits)
         powtab = np.zeros((p, self.nbits, 4), np.float32)
         powtab[..., 0], powtab[..., 1] = legendre.split(mant)
         powtab[..., 2] = exp  # exact in float32: |exp| < 2^24
         mseed = np.stack(legendre.split(legendre.seed_constants(self.mmax)), axis=-1)
-        a, b = legendre.recurrence_coefficients(self.lmax, self.mmax)
-        coef = np.stack([a, b], axis=-1).astype(np.float32)
+        coef, stab = legendre.recurrence_tables(self.lmax, self.mmax)
         # the 2 pi / nphi of the longitude quadrature is folded into the weights
         wtab = (g.weights[:p] * (2 * np.pi / self.nphi)).astype(np.float32)
         k = np.arange(self.nphi) * (2 * np.pi / self.nphi)
@@ -150,7 +156,8 @@ class Plan:
             "xtab": xtab,
             "powtab": powtab.reshape(p * self.nbits, 4),
             "mseed": np.ascontiguousarray(mseed, dtype=np.float32),
-            "coef": coef,
+            "coef": coef.astype(np.float32),
+            "stab": stab.astype(np.float32),
             "wtab": wtab,
             "twiddle": twiddle,
         }

@@ -22,14 +22,15 @@ Two changes of variable make it fast and safe in numpy:
 
 * ``P_lm = s_lm Q_lm`` with ``s_lm = a_lm b_lm s_{l-2,m}`` turns the recurrence
   into ``Q_l = alpha_l x Q_{l-1} - Q_{l-2}`` (one multiply fewer per value;
-  ``s`` stays within a small power of ``l`` of 1). ``s`` is folded into the
+  ``s`` stays in [0.2, 1.2] up to lmax 2047). ``s`` is folded into the
   coefficients (synthesis) or the results (analysis).
 * The seed ``sin^m(theta)`` underflows double precision for large ``m`` near the
   poles (``m = 2047`` at ``theta = 1e-3`` is ``1e-6141``) although the values it
   seeds grow back to O(1) at larger ``l``. Seeds therefore carry an explicit
   power-of-two exponent (built by ``np.frexp`` after each factor), and the
-  recurrence runs on mantissas with that exponent, renormalised every ``_K``
-  steps, until the true values are representable.
+  recurrence runs on mantissas with that exponent, renormalised every few
+  blocks, until the true values are representable. Values still below
+  2^-1074 then are negligible and enter the sums as zeros.
 
 Values are produced in blocks of ``_K`` degrees for a block of orders times a
 chunk of latitudes, and consumed by matrix products (BLAS): the Legendre sums
@@ -37,11 +38,16 @@ cost one small GEMM per order and block instead of elementwise passes. Only the
 northern half of the latitudes is computed: ``P_lm(-x) = (-1)^(l+m) P_lm(x)``
 (both grids are exactly symmetric). Work is spread over threads (numpy and BLAS
 release the GIL).
+
+Accuracy: ~1e-13 relative (L2) at lmax 255, ~4e-12 at lmax 2047 against ducc0.
+Rounding grows like ``l^2 eps`` on the rings nearest the poles for small ``m``,
+as in every three-term recurrence (ducc0's is as far from an mpmath sum there).
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Iterator
 
@@ -53,7 +59,7 @@ from .validate import check_array, check_finite, check_int, check_shape
 
 __all__ = ["synth", "analys", "legendre_values"]
 
-_K = 16            # degrees per block (and steps between renormalisations)
+_K = 16            # degrees per block
 _CHUNK_LAT = 256   # latitudes per block
 _ROWS = 64         # orders per block
 _RENORM_EVERY = 4  # blocks between renormalisations of scaled values
@@ -82,7 +88,7 @@ def _recurrence_tables(lmax: int, mmax: int) -> tuple[np.ndarray, np.ndarray]:
         s[1] = 1.0
     for k in range(2, lmax + 1):
         l = m + k
-        # l^2 - m^2 = k (k + 2m): exact in floating point, unlike the difference.
+        # l^2 - m^2 written as k (k + 2m)
         a = np.sqrt((2.0 * l - 1.0) * (2.0 * l + 1.0) / (k * (k + 2.0 * m)))
         b = np.sqrt((k - 1.0) * (k - 1.0 + 2.0 * m) / ((2.0 * l - 3.0) * (2.0 * l - 1.0)))
         s[k] = a * b * s[k - 2]
@@ -95,14 +101,15 @@ def _recurrence_tables(lmax: int, mmax: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _seeds(sint: np.ndarray, mmax: int) -> tuple[np.ndarray, np.ndarray]:
-    """``P_mm(theta) = mant * 2**expo``: ``(mmax + 1, n)`` float64 and int64.
+    """``P_mm(theta) = mant * 2**expo``: ``(mmax + 1, n)`` float64 and int32.
 
     Built one factor at a time and renormalised with ``np.frexp``: the product
     never underflows, and its rounding error grows like ``sqrt(m)`` ulps.
     """
     n = sint.size
     mant = np.empty((mmax + 1, n))
-    expo = np.zeros((mmax + 1, n), dtype=np.int64)
+    # int32: what np.ldexp takes on every platform; m log2(1/sin) fits easily.
+    expo = np.zeros((mmax + 1, n), dtype=np.int32)
     mant[0] = 1.0 / np.sqrt(4.0 * np.pi)
     for m in range(1, mmax + 1):
         # The minus sign is the Condon-Shortley phase.
@@ -216,7 +223,8 @@ def _tasks(lmax: int, mmax: int, nlat_h: int) -> list[tuple[int, int, int, int]]
     Blocks of ``_ROWS`` orders by ``_CHUNK_LAT`` latitudes: array operations of
     ~16k values with rows of ``_CHUNK_LAT`` contiguous doubles, long enough to
     amortise numpy's per-call and per-row costs, and a working set
-    (``_ROWS x (_K + 2) x _CHUNK_LAT`` doubles, 2.4 MB) that stays in cache.
+    (``_ROWS x (_K + 2) x _CHUNK_LAT`` doubles, 2.4 MB per thread) that stays
+    in the last-level cache.
     """
     counts = lmax + 1 - np.arange(mmax + 1)
     bounds = list(range(0, mmax + 1, _ROWS)) + [mmax + 1]
@@ -287,7 +295,7 @@ def synth(qlm: np.ndarray, lmax: int, mmax: int, grid: Grid) -> np.ndarray:
 
     batch = qlm.shape[:-1]
     nb = int(np.prod(batch))
-    q = qlm.reshape(nb, -1).astype(np.complex128)
+    q = qlm.reshape(nb, qlm.shape[-1]).astype(np.complex128)
     off = m_offsets(lmax, mmax)
     q[:, : lmax + 1] = q[:, : lmax + 1].real   # Im q_l0 carries nothing for a real field
     nh, mirror = _half(grid)
@@ -397,18 +405,24 @@ def analys(
     leg = _Legendre(lmax, mmax, grid.cost[:nh], grid.sint[:nh])
     off = m_offsets(lmax, mmax)
 
-    def task(m0: int, m1: int, c0: int, c1: int) -> tuple[int, np.ndarray]:
-        acc = np.zeros((m1 - m0, lmax + 1 + _K, 2 * nb))
+    tasks = _tasks(lmax, mmax, nh)
+    # One accumulator per block of orders, [r, k, b] for m = m0 + r, l = m + k;
+    # latitude chunks of the same block add into it under its lock.
+    total = {t[0]: np.zeros((t[1] - t[0], lmax + 1 - t[0] + _K, 2 * nb)) for t in tasks}
+    locks = {m0: threading.Lock() for m0 in total}
+
+    def task(m0: int, m1: int, c0: int, c1: int) -> None:
+        acc = np.zeros_like(total[m0])
         for k0, kn, nm, vals in leg.blocks(m0, m1, c0, c1):
             for p in (0, 1):
                 j0 = (p - k0) % 2
                 acc[:nm, k0 + j0:k0 + kn:2] += np.matmul(vals[:, j0::2], h[p, m0:m0 + nm, c0:c1])
-        return m0, acc
+        with locks[m0]:
+            total[m0] += acc
+
+    _run(tasks, task)
 
     out = np.zeros((nb, nlm(lmax, mmax)), dtype=np.complex128)
-    total: dict[int, np.ndarray] = {}
-    for m0, acc in _run(_tasks(lmax, mmax, nh), task):
-        total[m0] = total[m0] + acc if m0 in total else acc
     for m0, acc in total.items():
         for r in range(acc.shape[0]):
             m = m0 + r

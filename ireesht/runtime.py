@@ -5,6 +5,8 @@ Needs only ``iree-base-runtime`` and numpy (no compiler), so saved modules load 
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 import iree.runtime as rt
@@ -24,17 +26,24 @@ def available_drivers() -> list[str]:
         try:
             if rt.get_driver(name).query_available_devices():
                 found.append(name)
-        except RuntimeError:
+        except (RuntimeError, ValueError):
             continue
     return found
 
 
 def open_device(target: str):
-    """The first device of the target's IREE driver, with a clear error when there is none."""
+    """The first device of the target's IREE driver, with a clear error when there is none.
+
+    IREE runtime flags (e.g. ``--vulkan_dedicated_compute_queue=false``) can be given in
+    ``$IREESHT_IREE_FLAGS``; they apply to devices created afterwards.
+    """
     driver = DRIVERS[target]
+    flags = os.environ.get("IREESHT_IREE_FLAGS", "").split()
+    if flags:
+        rt.flags.parse_flags(*flags)
     try:
         devices = rt.get_driver(driver).query_available_devices()
-    except RuntimeError as e:
+    except (RuntimeError, ValueError) as e:  # no loader / no ICD / driver not built in
         devices, why = [], str(e)
     else:
         why = "no device found"
@@ -71,27 +80,33 @@ class Session:
         return self.functions[name](*args)
 
     def to_numpy(self, array: rt.DeviceArray) -> np.ndarray:
-        """Copy a device array to the host through a host-visible staging buffer.
+        """Copy a device array to a new host array (see :func:`to_numpy`)."""
+        return to_numpy(self.device, array)
 
-        ``DeviceArray.to_host()`` fails on IREE 3.13's Vulkan driver: it imports the numpy
-        buffer, which Vulkan accepts only 4096-byte aligned.
-        """
-        view = array._buffer_view
-        src = view.get_buffer()
-        staging = self.device.allocator.allocate_buffer(
-            memory_type=int(rt.MemoryType.HOST_LOCAL | rt.MemoryType.DEVICE_VISIBLE),
-            allowed_usage=int(rt.BufferUsage.TRANSFER_TARGET | rt.BufferUsage.MAPPING_SCOPED),
-            allocation_size=src.byte_length(),
-        )
-        sem = self.device.create_semaphore(0)
-        self.device.queue_copy(
-            src, staging,
-            wait_semaphores=rt.HalFence.create_at(sem, 0),
-            signal_semaphores=rt.HalFence.create_at(sem, 1),
-        )
-        rt.HalFence.create_at(sem, 1).wait()
-        dtype = rt.HalElementType.map_to_dtype(view.element_type)
-        return np.array(staging.map().asarray(tuple(view.shape), dtype))
+
+def to_numpy(device, array: rt.DeviceArray | rt.HalBufferView) -> np.ndarray:
+    """Copy a device result to a new host array through a host-visible staging buffer.
+
+    ``DeviceArray.to_host()`` / ``np.asarray`` fail on IREE 3.13's Vulkan driver: they
+    import a fresh numpy allocation, and Vulkan imports only 4096-byte aligned host memory.
+    A queue copy into a mappable buffer works on every driver.
+    """
+    view = array._buffer_view if isinstance(array, rt.DeviceArray) else array
+    src = view.get_buffer()
+    staging = device.allocator.allocate_buffer(
+        memory_type=int(rt.MemoryType.HOST_LOCAL | rt.MemoryType.DEVICE_VISIBLE),
+        allowed_usage=int(rt.BufferUsage.TRANSFER_TARGET | rt.BufferUsage.MAPPING_SCOPED),
+        allocation_size=src.byte_length(),
+    )
+    sem = device.create_semaphore(0)
+    device.queue_copy(
+        src, staging,
+        wait_semaphores=rt.HalFence.create_at(sem, 0),
+        signal_semaphores=rt.HalFence.create_at(sem, 1),
+    )
+    rt.HalFence.create_at(sem, 1).wait()
+    dtype = rt.HalElementType.map_to_dtype(view.element_type)
+    return np.array(staging.map().asarray(tuple(view.shape), dtype))  # copy out of the mapping
 
 
 def is_device_array(value) -> bool:

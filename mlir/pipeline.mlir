@@ -17,6 +17,7 @@
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // powtab
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // mseed
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // coef
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // stab
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // q
   #hal.pipeline.binding<storage_buffer>             // F (result)
 ]>
@@ -25,6 +26,7 @@
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // powtab
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // mseed
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // coef
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // stab
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // wtab
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // F
   #hal.pipeline.binding<storage_buffer>             // q (result)
@@ -32,7 +34,7 @@
 
 module @sht {
   func.func @synth(%xtab: tensor<${npairs}x4xf32>, %powtab: tensor<${npow}x4xf32>,
-                   %mseed: tensor<${mc}x2xf32>, %coef: tensor<${nlm}x2xf32>,
+                   %mseed: tensor<${mc}x2xf32>, %coef: tensor<${nlm}x4xf32>, %stab: tensor<${nlm}xf32>,
                    %twiddle: tensor<${nphi}x2xf32>,
                    %q: tensor<?x${nlm}x2xf32>) -> tensor<?x${nlat}x${nphi}xf32> {
     %c0 = arith.constant 0 : index
@@ -47,9 +49,10 @@ module @sht {
     %nphi = arith.constant ${nphi} : i32
     %mc = arith.constant ${mc} : i32
     %F = hal.dispatch.extern "main"[%b](%lmax, %mmax, %nlat, %npairs, %nlm, %nb, %nbits,
-                                         %xtab, %powtab, %mseed, %coef, %q)
+                                         %xtab, %powtab, %mseed, %coef, %stab, %q)
         : (i32, i32, i32, i32, i32, i32, i32, tensor<${npairs}x4xf32>, tensor<${npow}x4xf32>,
-           tensor<${mc}x2xf32>, tensor<${nlm}x2xf32>, tensor<?x${nlm}x2xf32>{%b})
+           tensor<${mc}x2xf32>, tensor<${nlm}x4xf32>, tensor<${nlm}xf32>,
+           tensor<?x${nlm}x2xf32>{%b})
           -> tensor<?x${nlat}x${mc}x2xf32>{%b}
       count(%device: !hal.device, %w: index) -> (index, index, index) {
         %gx = arith.constant ${synth_gx} : index
@@ -73,7 +76,7 @@ module @sht {
   }
 
   func.func @analys(%xtab: tensor<${npairs}x4xf32>, %powtab: tensor<${npow}x4xf32>,
-                    %mseed: tensor<${mc}x2xf32>, %coef: tensor<${nlm}x2xf32>,
+                    %mseed: tensor<${mc}x2xf32>, %coef: tensor<${nlm}x4xf32>, %stab: tensor<${nlm}xf32>,
                     %wtab: tensor<${npairs}xf32>, %twiddle: tensor<${nphi}x2xf32>,
                     %f: tensor<?x${nlat}x${nphi}xf32>) -> tensor<?x${nlm}x2xf32> {
     %c0 = arith.constant 0 : index
@@ -98,9 +101,9 @@ module @sht {
       layout(#fft_layout)
       objects({ #spirv ordinal(0) = [#hal.executable.object<{path = "${fft_analys}"}>] })
     %q = hal.dispatch.extern "main"[%b](%lmax, %mmax, %nlat, %npairs, %nlm, %nb, %nbits,
-                                         %xtab, %powtab, %mseed, %coef, %wtab, %F)
+                                         %xtab, %powtab, %mseed, %coef, %stab, %wtab, %F)
         : (i32, i32, i32, i32, i32, i32, i32, tensor<${npairs}x4xf32>, tensor<${npow}x4xf32>,
-           tensor<${mc}x2xf32>, tensor<${nlm}x2xf32>, tensor<${npairs}xf32>,
+           tensor<${mc}x2xf32>, tensor<${nlm}x4xf32>, tensor<${nlm}xf32>, tensor<${npairs}xf32>,
            tensor<?x${nlat}x${mc}x2xf32>{%b})
           -> tensor<?x${nlm}x2xf32>{%b}
       count(%device: !hal.device, %w: index) -> (index, index, index) {

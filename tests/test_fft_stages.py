@@ -3,7 +3,9 @@ against numpy.fft in float64.
 
 One small MLIR module wraps each stage's .spv in an ``hal.dispatch.extern`` with the
 contract's bindings, push constants and grid; all sizes are dynamic, so it is compiled
-once for every case. Inputs are fresh random numbers on every run.
+once for every case. Inputs are fresh random numbers on every run. The bound is a
+relative L2 error of 1e-6 (synthesis: relative to the reference; analysis: relative to
+the reference's expected norm, see test_fft_analys).
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import pytest
 rt = pytest.importorskip("iree.runtime")
 pytest.importorskip("iree.compiler")
 
-from ireesht import _iree  # noqa: E402
+from ireesht.pipeline import compile_mlir  # noqa: E402
+from ireesht.runtime import Session  # noqa: E402
 
 TOL = 1e-6  # relative L2 error, float32 kernels vs float64 reference
 
@@ -79,16 +82,22 @@ module @fft_stages {
 """
 
 POW2 = [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]  # FFT path
-OTHER = [2, 6, 10, 12, 30, 100, 8192]  # direct-DFT path (non-power-of-two, tiny, too long)
-SHAPES = [(nl, b) for nl in (1, 3, 8) for b in (1, 3)]
+OTHER = [2, 6, 10, 12, 30, 100]  # direct-DFT path: not a power of two, or too short
+SHAPES = [(nl, b) for nl in (1, 3, 8) for b in (1, 3)]  # (NL, B)
 
 
-def _cases() -> list[tuple[int, int]]:
+def _cases() -> list:
     cases = []
     for n in POW2 + OTHER:
         mmax = (n - 1) // 2  # largest M with NP > 2M
         for m in sorted({mmax, n // 5, 0} if n <= 16 else {mmax, n // 5}):
-            cases.append((n, m))
+            cases.append(pytest.param(n, m, SHAPES, id=f"NP{n}-M{m}"))
+    # a power of two beyond the FFT path falls back to the direct DFT
+    cases.append(pytest.param(8192, 200, [(1, 1), (3, 1)], id="NP8192-M200"))
+    # long direct sums: minutes on lavapipe, also a check of its 65535-iteration loop cap
+    for n in (8192, 12000):
+        cases.append(pytest.param(n, (n - 1) // 2, [(1, 1)], id=f"NP{n}-M{(n - 1) // 2}",
+                                  marks=pytest.mark.slow))
     return cases
 
 
@@ -96,14 +105,9 @@ CASES = _cases()
 
 
 @pytest.fixture(scope="module")
-def stages() -> _iree.Loaded:
-    try:
-        drivers = rt.query_available_drivers()
-        if "vulkan" not in drivers or not rt.get_driver("vulkan").query_available_devices():
-            pytest.skip("no Vulkan device (lavapipe: apt-get install mesa-vulkan-drivers)")
-    except RuntimeError as e:
-        pytest.skip(f"no Vulkan device: {e}")
-    return _iree.load_vmfb(_iree.compile_mlir(MLIR, "vulkan"), "vulkan")
+def stages(vulkan: str) -> Session:
+    """Both stages compiled once (dynamic shapes) and loaded on the Vulkan device."""
+    return Session(compile_mlir(MLIR, "vulkan"), "vulkan")
 
 
 def twiddle(n: int) -> np.ndarray:
@@ -115,18 +119,13 @@ def rel_l2(got: np.ndarray, ref: np.ndarray) -> float:
     return float(np.linalg.norm(got - ref) / np.linalg.norm(ref))
 
 
-def shapes_for(n: int) -> list[tuple[int, int]]:
-    # the direct path at NP = 8192 is O(NP M) per row: one row shape is enough there
-    return [(1, 1), (3, 1)] if n > 4096 else SHAPES
-
-
-@pytest.mark.parametrize("n,m", CASES, ids=[f"NP{n}-M{m}" for n, m in CASES])
-def test_fft_synth(stages: _iree.Loaded, n: int, m: int) -> None:
+@pytest.mark.parametrize("n,m,shapes", CASES)
+def test_fft_synth(stages: Session, n: int, m: int, shapes: list) -> None:
     rng = np.random.default_rng()
     tw = twiddle(n)
-    for nl, b in shapes_for(n):
+    for nl, b in shapes:
         F = rng.standard_normal((b, nl, m + 1, 2)).astype(np.float32)
-        got = stages.to_numpy(stages.module.synth(tw, F))
+        got = stages.to_numpy(stages.call("synth", tw, F))
         Fc = F[..., 0].astype(np.float64) + 1j * F[..., 1].astype(np.float64)
         spec = np.zeros((b, nl, n // 2 + 1), np.complex128)
         spec[..., : m + 1] = Fc
@@ -137,14 +136,19 @@ def test_fft_synth(stages: _iree.Loaded, n: int, m: int) -> None:
         assert err <= TOL, f"NP={n} M={m} NL={nl} B={b}: rel L2 error {err:.2e}"
 
 
-@pytest.mark.parametrize("n,m", CASES, ids=[f"NP{n}-M{m}" for n, m in CASES])
-def test_fft_analys(stages: _iree.Loaded, n: int, m: int) -> None:
+@pytest.mark.parametrize("n,m,shapes", CASES)
+def test_fft_analys(stages: Session, n: int, m: int, shapes: list) -> None:
     rng = np.random.default_rng()
     tw = twiddle(n)
-    for nl, b in shapes_for(n):
+    for nl, b in shapes:
         f = rng.standard_normal((b, nl, n)).astype(np.float32)
-        got = stages.to_numpy(stages.module.analys(tw, f, m + 1))
-        ref = np.fft.rfft(f.astype(np.float64), axis=-1)[..., : m + 1]  # raw, no 1/NP
+        got = stages.to_numpy(stages.call("analys", tw, f, m + 1))
+        f64 = f.astype(np.float64)
+        ref = np.fft.rfft(f64, axis=-1)[..., : m + 1]  # raw, no 1/NP
         assert got.shape == (b, nl, m + 1, 2)
-        err = rel_l2(got[..., 0] + 1j * got[..., 1], ref)
+        # Relative to the reference's expected norm, E|F_m|^2 = |f_row|^2 (Parseval), not
+        # to its actual norm: with few outputs (M = 0, one row) the sum can cancel to near
+        # zero and make the plain relative error meaningless (seen: 2.6e-6 at NP=256, M=0).
+        scale = np.sqrt((m + 1) * np.sum(f64**2))
+        err = float(np.linalg.norm(got[..., 0] + 1j * got[..., 1] - ref) / scale)
         assert err <= TOL, f"NP={n} M={m} NL={nl} B={b}: rel L2 error {err:.2e}"

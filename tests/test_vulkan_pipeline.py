@@ -13,9 +13,14 @@ import ireesht
 from ireesht import reference
 from ireesht.cli import random_coefficients, rel_l2
 
-# float32 kernels: the Legendre recurrence accumulates ~1e-7 per step; 2e-6 relative L2 is
-# the bound and leaves room over what is measured (BENCHMARKS.md has the numbers)
+# float32 kernels, relative L2 against the float64 reference: each stage within 2e-6
+# (measured on lavapipe: 1.35e-6 synthesis, 1.28e-6 analysis at lmax 255). The roundtrip
+# adds both errors; lavapipe rounds a*b+c twice (its fma is not fused: measured with a
+# probe kernel), which doubles the recurrence's rounding error against a GPU, and puts the
+# lmax-255 roundtrip at 1.99e-6 there; 2.5e-6 leaves that some room. BENCHMARKS.md has the
+# errors on a GPU.
 TOL = 2e-6
+TOL_ROUNDTRIP = 2.5e-6
 
 
 def check_plan(mod, rng, batch=(2,)):
@@ -31,7 +36,7 @@ def check_plan(mod, rng, batch=(2,)):
         assert q2.shape == batch + (p.nlm,) and q2.dtype == np.complex64
         assert rel_l2(q2, q) <= TOL, f"analysis error {rel_l2(q2, q):.2e}"
         q3 = mod.analys(f)
-        assert rel_l2(q3, q) <= 2 * TOL, f"roundtrip error {rel_l2(q3, q):.2e}"
+        assert rel_l2(q3, q) <= TOL_ROUNDTRIP, f"roundtrip error {rel_l2(q3, q):.2e}"
 
 
 @pytest.mark.parametrize("lmax", [0, 1, 2, 3, 5, 16, 31, 63, 127, 255])
@@ -105,7 +110,7 @@ def test_device_arrays_stay_on_device(vulkan, rng):
     q_back = mod.analys(f_dev)
     assert isinstance(q_back, rt.DeviceArray)
     q2 = mod._session.to_numpy(q_back).view(np.complex64)[..., 0]
-    assert rel_l2(q2, q) <= 2 * TOL
+    assert rel_l2(q2, q) <= TOL_ROUNDTRIP
 
 
 def test_workgroup_tree_reduction_variant(vulkan, rng):

@@ -14,10 +14,15 @@ Variants
     substitution stands in for WGSL ``override``, which naga-wasm cannot specialise.
 
 Post-processing
-    naga-wasm always emits SPIR-V 1.0. Subgroup operations (GroupNonUniform* capabilities)
-    need 1.3, so for those modules the version word is patched to 1.3; nothing else in
-    the module depends on the version. Every output is checked with
-    ``spirv-val --target-env vulkan1.1`` when spirv-val is on PATH.
+    * naga's zero-initialisation of ``var<workgroup>`` memory is deleted (see
+      :func:`strip_workgroup_zero_init`: it costs lavapipe minutes of compile time per
+      kernel); kernels must write workgroup memory before reading it. A source containing
+      ``build_spv: keep-workgroup-zero-init`` keeps it.
+    * naga-wasm always emits SPIR-V 1.0. Subgroup operations (GroupNonUniform*
+      capabilities) need 1.3, so for those modules the version word is patched to 1.3;
+      nothing else in the module depends on the version.
+    * Every output is checked with ``spirv-val --target-env vulkan1.1`` when spirv-val is
+      on PATH.
 
 Usage::
 
@@ -45,6 +50,12 @@ VARIANTS_FILE = "variants.json"
 SPIRV_MAGIC = 0x07230203
 SPIRV_1_3 = 0x00010300
 _OP_CAPABILITY = 17
+_OP_CONSTANT_NULL = 46
+_OP_VARIABLE = 59
+_OP_STORE = 62
+_SC_WORKGROUP = 4
+# A kernel whose source contains this marker keeps naga's workgroup zero-initialisation.
+KEEP_ZERO_INIT = "build_spv: keep-workgroup-zero-init"
 # GroupNonUniform .. GroupNonUniformQuad (61..68), GroupNonUniformPartitionedNV (5297),
 # GroupNonUniformRotateKHR (6026).
 _SUBGROUP_CAPS = frozenset(range(61, 69)) | {5297, 6026}
@@ -110,8 +121,11 @@ def plan(src_dir: Path = WGSL_DIR) -> list[tuple[Path, str, str]]:
             vlist = variants[src.stem]
             if not isinstance(vlist, list) or not vlist:
                 raise BuildError(f"{vfile}: '{src.stem}' must map to a non-empty list of dicts")
-            for subs in vlist:
-                name = variant_name(src.stem, subs)
+            for entry in vlist:
+                if not isinstance(entry, dict):
+                    raise BuildError(f"{vfile}: '{src.stem}' entries must be dicts, got {entry!r}")
+                subs = {k: v for k, v in entry.items() if k != "name"}
+                name = str(entry["name"]) if "name" in entry else variant_name(src.stem, subs)
                 jobs.append((src, name, substitute(text, subs, f"{src.name} [{name}]")))
         else:
             if _PLACEHOLDER.search(text):
@@ -138,19 +152,48 @@ def _node() -> str:
 
 def uses_subgroups(words: bytes) -> bool:
     """True if the SPIR-V module declares any GroupNonUniform* capability."""
-    n = len(words) // 4
     w = memoryview(words).cast("I")
-    if n < 5 or w[0] != SPIRV_MAGIC:
+    return any(op == _OP_CAPABILITY and w[i + 1] in _SUBGROUP_CAPS for i, _n, op in _instructions(words))
+
+
+def _instructions(words: bytes) -> list[tuple[int, int, int]]:
+    """``(offset in words, word count, opcode)`` of every instruction after the header."""
+    w = memoryview(words).cast("I")
+    if len(w) < 5 or w[0] != SPIRV_MAGIC:
         raise BuildError("not a little-endian SPIR-V module")
-    i = 5
-    while i < n:
+    out, i = [], 5
+    while i < len(w):
         count, opcode = w[i] >> 16, w[i] & 0xFFFF
-        if count == 0:
-            raise BuildError("corrupt SPIR-V: zero word count")
-        if opcode == _OP_CAPABILITY and w[i + 1] in _SUBGROUP_CAPS:
-            return True
+        if count == 0 or i + count > len(w):
+            raise BuildError("corrupt SPIR-V: bad word count")
+        out.append((i, count, opcode))
         i += count
-    return False
+    return out
+
+
+def strip_workgroup_zero_init(words: bytes) -> bytes:
+    """Delete naga's zero-initialisation of ``var<workgroup>`` memory.
+
+    WGSL requires workgroup memory to start zeroed, and naga emits it as one
+    ``OpStore %var %null`` of the whole variable by invocation 0, then a barrier. Mesa's
+    lavapipe expands that store into one store per element and spends minutes of LLVM time
+    on a 16 KB array; on GPUs it is a serial store of the whole array in every workgroup.
+    Our kernels write workgroup memory before reading it, so the store is dropped (the
+    then-empty branch and the barrier stay; both are harmless). A source containing
+    ``KEEP_ZERO_INIT`` in a comment keeps it.
+    """
+    w = memoryview(words).cast("I")
+    insts = _instructions(words)
+    wg_vars = {w[i + 2] for i, n, op in insts if op == _OP_VARIABLE and w[i + 3] == _SC_WORKGROUP}
+    nulls = {w[i + 2] for i, n, op in insts if op == _OP_CONSTANT_NULL}
+    drop = {i for i, n, op in insts if op == _OP_STORE and w[i + 1] in wg_vars and w[i + 2] in nulls}
+    if not drop:
+        return words
+    out = bytearray(words[:20])
+    for i, n, _op in insts:
+        if i not in drop:
+            out += words[4 * i: 4 * (i + n)]
+    return bytes(out)
 
 
 def patch_version(words: bytes) -> bytes:
@@ -195,8 +238,11 @@ def build(out_dir: Path | str | None = None, src_dir: Path | str = WGSL_DIR) -> 
         r = subprocess.run([node, str(NAGA_DIR / "wgsl2spv.mjs"), *args], capture_output=True, text=True)
         if r.returncode != 0:
             raise BuildError(f"naga failed:\n{r.stderr}")
-        for _src, name, _text in jobs:
-            words = patch_version((Path(tmp) / f"{name}.spv").read_bytes())
+        for _src, name, text in jobs:
+            words = (Path(tmp) / f"{name}.spv").read_bytes()
+            if KEEP_ZERO_INIT not in text:
+                words = strip_workgroup_zero_init(words)
+            words = patch_version(words)
             dst = out_dir / f"{name}.spv"
             dst.write_bytes(words)
             spirv_val(dst)

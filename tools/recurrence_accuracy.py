@@ -30,7 +30,25 @@ longitudes; relative L2 over all grid points (by Parseval, from F directly) and 
 float64: this isolates the Legendre stage.  Reference: the same recurrence in float64 at
 the float64 node (its own error near the pole is ~1e-16 l^1.5 ~ 1e-11, negligible).
 
-Run: python tools/recurrence_accuracy.py --lmax 1023        (prints the table)
+Schemes (FORMS below; "+opt" suffixes combine):
+  std        baseline: x, a, b rounded to float32                               3 ops/step
+  std_xs     x = x_hi + x_lo (the current kernel)                               4
+  dif        difference (Reinsch-type) form about x = 1, t = 1 - x in float32   4
+  dif_ts     the same with t = t_hi + t_lo                                      5
+  two_p/two_e/two_s  two-step (l-2 -> l) forms about x = 1 / x = 0 / x^2 = 1/2  5/5/4
+  +xc        exact coefficients: y carried as y / S_l with power-of-two-chosen S_l
+             (see scaled_tables); S_l is folded into q when q is staged
+  +xb, +xe   other power-of-two normalisations (B resp. E exact; others rounded)
+  +g         difference form with the rounding moved from e*d to a*t*y
+  diagnostics: +c64 (coefficients unrounded), +yonly (only the stored y rounded:
+             the floor of any scheme that stores y in float32 once per step),
+             +xp, +xq, +xd (one intermediate of the difference form exact)
+Accumulation: f32 (kernel), blk (partial sums of BLK terms per parity), f64 (exact).
+Recommended (RECOMMENDED): dif_ts+xc where theta < 55 deg, std_xs+xc elsewhere, blocked
+accumulation; see tools/recurrence_accuracy.md for the results and the kernel recipe.
+
+Run: python tools/recurrence_accuracy.py --lmax 1023        (prints the table, ~1 min)
+     python tools/recurrence_accuracy.py --lmax 511 --forms dif_ts+xc two_p two_e
      python tools/recurrence_accuracy.py --check            (derivation / normalisation checks)
 """
 
@@ -146,7 +164,36 @@ def scaled_tables(lmax: int):
     return out, S, K
 
 
-def two_step_tables(lmax: int, T64, S, K):
+def alt_scaled_tables(lmax: int, T64, kind: str):
+    """Other power-of-two normalisations (tested, not recommended):
+    kind "xb": std form with B = -2^-j exact (so B*y0 is exact), A rounded;
+               S_l = |b_l| S_{l-2} 2^j_l.
+    kind "xe": difference form with E = 2^-j exact (so E*d is exact), C and A rounded;
+               S_l = e_l S_{l-1} 2^j_l.
+    (k = 1, where b = e = 0, uses the xc step.)  Returns (float32 tables, S)."""
+    M = lmax + 1
+    a, b, c, e = T64["a"], T64["b"], T64["c"], T64["e"]
+    mv = np.arange(M, dtype=f64)
+    S = np.ones((M, M))
+    lv = mv + 1
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s1 = np.sqrt((2 * lv + 1) / ((2 * lv - 1) * (lv * lv - mv * mv)))
+    S[1] = s1 * 2.0 ** np.round(-np.log2(s1))
+    for k in range(2, M):
+        if kind == "xb":
+            f = np.abs(b[k]) * S[k - 2]
+        else:
+            f = e[k] * S[k - 1]
+        f = np.where(f > 0, f, 1.0)
+        S[k] = f * 2.0 ** np.round(-np.log2(f))
+    Sp = np.vstack([np.ones((1, M)), S[:-1]])
+    Spp = np.vstack([np.ones((2, M)), S[:-2]])
+    T = {"a": a * Sp / S, "b": b * Spp / S, "c": c * Sp / S, "e": e * Sp / S}
+    T["na"] = -T["a"]
+    return {k: v.astype(f32) for k, v in T.items()}, S
+
+
+def two_step_tables(lmax: int, T64, S, K, dtype=f32):
     """Two-step (l-2 -> l, one chain per parity of l-m) difference forms, xc-scaled.
 
     Eliminating P_{l-1}:  P_l = (alpha_l x^2 + beta_l) P_{l-2} + gamma_l P_{l-4},
@@ -212,9 +259,9 @@ def two_step_tables(lmax: int, T64, S, K):
         v32 = v.astype(f32)
         if lmax <= 2047:
             assert np.array_equal(v32.astype(f64), v), key
-        out[key] = v32
-    out["pe"] = np.where(valid, ep * R, 0.0).astype(f32)
-    out["ee"] = np.where(valid, e0 * R, 0.0).astype(f32)
+        out[key] = v.astype(dtype)
+    out["pe"] = np.where(valid, ep * R, 0.0).astype(dtype)
+    out["ee"] = np.where(valid, e0 * R, 0.0).astype(dtype)
     # plain two-step form y_l = (alpha x^2 + beta) y_{l-2} + gamma y_{l-4} (mid latitudes,
     # characteristic angle 2 theta near 90 degrees): beta, gamma rounded
     R4 = np.zeros((M, M))
@@ -222,8 +269,8 @@ def two_step_tables(lmax: int, T64, S, K):
     out["sa"] = out["ea"]
     # centred at x^2 = 1/2 (theta = 45 deg): cf = alpha (x^2 - 1/2) + (beta + alpha/2); plain
     # alpha x^2 + beta cancels there (2 cos 2theta ~ 0) and its rounding would be ~2 eps
-    out["sb"] = np.where(valid, (be + 0.5 * al) * R, 0.0).astype(f32)
-    out["sg"] = np.where(valid, ga * R4, 0.0).astype(f32)
+    out["sb"] = np.where(valid, (be + 0.5 * al) * R, 0.0).astype(dtype)
+    out["sg"] = np.where(valid, ga * R4, 0.0).astype(dtype)
     return out
 
 
@@ -255,18 +302,23 @@ def fma(a, b, c):
     return r.astype(f32)
 
 
-def fma_x(a64, b, c):
-    """Diagnostic only: fl32(a*b + c) with a float64 (unrounded) coefficient a."""
-    r = np.multiply(a64, b, dtype=f64)
-    r += c
-    return r.astype(f32)
-
-
 # --------------------------------------------------------------------------------------
 # recurrence forms.  Each keeps a state dict; step(k, nm) produces y_k for m < nm.
 # OPS: float32 operations per recurrence step in a kernel (an FMA counts as one).
 # --------------------------------------------------------------------------------------
 
+# The difference form.  With r_l = R_lm(1) (R = P / sin^m, the x = 1 solution of the same
+# recurrence) and c_l = r_l / r_{l-1} = a_l + b_l / c_{l-1}, put d_l = y_l - c_l y_{l-1}.
+# Writing x = 1 - t:  y_l = a x y_{l-1} + b y_{l-2} = (c_l - b/c_{l-1}) y_{l-1} - a t y_{l-1}
+# + b y_{l-2}, so
+#     d_l = e_l d_{l-1} - a_l t y_{l-1},   e_l = -b_l / c_{l-1} = a_l - c_l,
+#     y_l = c_l y_{l-1} + d_l,             d_m = 0.
+# Why it helps: at x = 1 the recurrence has a double root, and in the standard form a
+# rounding error in y_l is amplified by ~ min(l, 1/sin theta) (errors grow ~ l^1.5 near the
+# pole).  In the difference form a rounding of y perturbs (y_l, y_{l-1}) along the slowly
+# varying x = 1 solution, and a rounding of d is ~ eps |d| with |d| ~ theta |y|, so both
+# stay O(eps |y|) per step at every latitude below ~60 deg.  t = 1 - x is small and
+# accurate near the pole (x itself loses the information in float32).
 FORMS = {
     # name: (ops, description)
     "std": (3, "standard, x, a, b single float32: y = fma(a, x*y1, b*y0)"),
@@ -293,6 +345,8 @@ class Form:
         self.r = rows
         if "xc" in self.opts:
             self.T = TXC
+        elif "xb" in self.opts or "xe" in self.opts:
+            self.T = G["TX" + ("B" if "xb" in self.opts else "E")]
         elif self.opts & {"c64", "yonly"}:
             self.T = T64
         else:
@@ -544,6 +598,7 @@ def run_chunk(rs):
         qre, qim = q["re32"][k, :nm, None], q["im32"][k, :nm, None]
         # xc forms: the kernel stages q' = fl32(q S_l) (one rounding per term, not propagated)
         qxre, qxim = q["xre32"][k, :nm, None], q["xim32"][k, :nm, None]
+        qalt = {o: (q[o + "re"][k, :nm, None], q[o + "im"][k, :nm, None]) for o in ("xb", "xe")}
         qre64, qim64 = q["re64"][k, :nm, None], q["im64"][k, :nm, None]
         if k > 0:
             ref.step(k, nm)
@@ -559,6 +614,8 @@ def run_chunk(rs):
                 if vn == fn:
                     if "xc" in f.opts or isinstance(f, Two):
                         a.add(k, nm, P, qxre, qxim)
+                    elif f.opts & {"xb", "xe"}:
+                        a.add(k, nm, P, *qalt["xb" if "xb" in f.opts else "xe"])
                     else:
                         a.add(k, nm, P, qre, qim)
 
@@ -584,6 +641,8 @@ def setup(lmax: int, variants, seed: int = 1):
     T32 = {k: v.astype(f32) for k, v in T64.items()}
     TXC, S, K = scaled_tables(lmax)
     TXC.update(two_step_tables(lmax, T64, S, K))
+    TXB, SB = alt_scaled_tables(lmax, T64, "xb")
+    TXE, SE = alt_scaled_tables(lmax, T64, "xe")
     xhi = x.astype(f32)
     thi = t.astype(f32)
     rowtab = {
@@ -615,15 +674,19 @@ def setup(lmax: int, variants, seed: int = 1):
         mant=mant,
         ex=ex,
         TXC=TXC,
+        TXB=TXB,
+        TXE=TXE,
         q={"re32": qre, "im32": qim, "re64": qre.astype(f64), "im64": qim.astype(f64),
-           "xre32": (qre * S).astype(f32), "xim32": (qim * S).astype(f32)},
+           "xre32": (qre * S).astype(f32), "xim32": (qim * S).astype(f32),
+           "xbre": (qre * SB).astype(f32), "xbim": (qim * SB).astype(f32),
+           "xere": (qre * SE).astype(f32), "xeim": (qim * SE).astype(f32)},
         x=x,
     )
     return x
 
 
-def run(lmax: int, variants, nproc: int = 2, chunk: int = 32):
-    x = setup(lmax, variants)
+def run(lmax: int, variants, nproc: int = 2, chunk: int = 32, seed: int = 1):
+    x = setup(lmax, variants, seed)
     nrow = x.size
     nlat = lmax + 1
     slices = [slice(i, min(i + chunk, nrow)) for i in range(0, nrow, chunk)]
@@ -653,8 +716,8 @@ def run(lmax: int, variants, nproc: int = 2, chunk: int = 32):
 # --------------------------------------------------------------------------------------
 
 
-def summarize(res, sel=None):
-    """rel L2 and max error of a variant; sel = per-row boolean choosing 'alt' rows."""
+def summarize(res):
+    """rel L2 and max error (of max |f|) of every variant."""
     r2, rm = res["ref"]
     norm2, normx = r2.sum(), rm.max()
     out = {}
@@ -711,29 +774,75 @@ def check(lmax=64):
         P = np.array(P)
         G_ = (P * wg) @ P.T * 2 * np.pi
         worst_orth = max(worst_orth, np.max(np.abs(G_ - np.eye(len(P)))))
+    # (4) the xc-scaled forms (float64 arithmetic, exact float32 coefficients) times S_l
+    #     reproduce P_lm; (5) likewise the two-step forms
+    TX, S, K = scaled_tables(lmax)
+    TX = {k: v.astype(f64) for k, v in TX.items()}  # exact float32 values
+    TX.update(two_step_tables(lmax, T, S, K, dtype=f64))  # unrounded (ep, e0, beta, gamma are not exact)
+    worst_xc = worst_two = 0.0
+    for m in range(0, lmax + 1):
+        p = np.sqrt(1 / (4 * np.pi)) * np.prod([-np.sqrt((2 * j + 1) / (2 * j)) for j in range(1, m + 1)]) * sint**m
+        ref = [p]
+        y0, y1 = np.zeros_like(p), p
+        ys0, ys1 = np.zeros_like(p), p.copy()  # std, scaled
+        yd, d = p.copy(), np.zeros_like(p)  # dif, scaled
+        Y = {"p": [p.copy(), None], "e": [p.copy(), None], "s": [p.copy(), None]}
+        Dd = {"p": [np.zeros_like(p), np.zeros_like(p)], "e": [np.zeros_like(p), np.zeros_like(p)],
+              "s": [np.zeros_like(p), np.zeros_like(p)]}
+        w = {"p": t * (1 + xg), "e": xg * xg, "s": xg * xg - 0.5}
+        for k in range(1, lmax + 1 - m):
+            y0, y1 = y1, T["a"][k, m] * xg * y1 + T["b"][k, m] * y0
+            ref.append(y1)
+            ys0, ys1 = ys1, TX["a"][k, m] * xg * ys1 + TX["b"][k, m] * ys0
+            d = TX["e"][k, m] * d + TX["na"][k, m] * t * yd
+            yd = TX["c"][k, m] * yd + d
+            sc = max(np.max(np.abs(y1)), 1e-300)
+            worst_xc = max(worst_xc, np.max(np.abs(ys1 * S[k, m] - y1)) / sc, np.max(np.abs(yd * S[k, m] - y1)) / sc)
+            for f in "pes":
+                if k == 1:
+                    Y[f][1] = TX["a"][1, m] * xg * p
+                    continue
+                ch = k & 1
+                if f == "s":
+                    yn = (TX["sa"][k, m] * w[f] + TX["sb"][k, m]) * Y[f][ch] + TX["sg"][k, m] * Dd[f][ch]
+                    Dd[f][ch] = Y[f][ch]
+                else:
+                    Dd[f][ch] = TX[f + "e"][k, m] * Dd[f][ch] + TX[f + "a"][k, m] * w[f] * Y[f][ch]
+                    yn = TX[f + "c"][k, m] * Y[f][ch] + Dd[f][ch]
+                Y[f][ch] = yn
+                worst_two = max(worst_two, np.max(np.abs(yn * S[k, m] - y1)) / sc)
     print(f"check lmax={lmax}: max |2pi sum_j w_j P_lm P_l'm - delta| = {worst_orth:.1e}")
+    print(f"  xc-scaled standard and difference forms x S_l vs standard: max rel diff {worst_xc:.1e}")
+    print(f"  two-step forms (pole, equator, centred plain) x S_l vs standard: max rel diff {worst_two:.1e}")
     print(f"  float64 difference form vs standard: max rel diff {worst_dif:.1e}")
     print(f"  c_l closed form vs ratio recurrence at x=1: max rel diff {worst_c:.1e}")
+
+
+RECOMMENDED = ("dif_ts+xc/blk", "std_xs+xc/blk", 55.0)  # near form, far form, theta0 (deg)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--lmax", type=int, nargs="+", default=[1023])
-    ap.add_argument("--forms", nargs="+", default=["std", "std_xs", "dif", "dif_ts"],
-                    help=", ".join(FORMS) + "; suffix +c64 (coefficients unrounded) or +yonly (only y rounded): diagnostics")
-    ap.add_argument("--acc", nargs="+", default=["f32", "f64"], help="accumulation modes: " + ", ".join(ACC_MODES))
+    ap.add_argument("--forms", nargs="+",
+                    default=["std", "std_xs", "std_xs+xc", "dif", "dif_ts", "dif_ts+xc", "std_xs+yonly", "dif_ts+yonly"],
+                    help=", ".join(FORMS) + "; options +xc (exact scaled coefficients), +g (d-update order); "
+                    "diagnostics +c64 (coefficients unrounded), +yonly (only y rounded), +xp/+xq/+xd (one op exact)")
+    ap.add_argument("--acc", nargs="+", default=["f32"], help="accumulation modes for all forms: " + ", ".join(ACC_MODES))
     ap.add_argument("--blk-forms", nargs="*", default=["dif_ts+xc", "std_xs+xc"], help="forms also run with blocked accumulation")
     ap.add_argument("--f64-forms", nargs="*", default=["dif_ts+xc", "std_xs+xc"], help="forms also run with exact accumulation")
     ap.add_argument("--blk", type=int, default=BLK, help="terms per parity summed into a partial before it is added to the total")
     ap.add_argument("--nproc", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--chunk", type=int, default=32)
     ap.add_argument("--rows", type=int, default=12, help="pole rows printed in the profile")
-    ap.add_argument("--hybrid", nargs="*", default=["dif_ts+xc/blk:std_xs+xc/blk", "dif_ts+xc/f32:std_xs+xc/f32", "dif_ts/f32:std_xs/f32",
+    ap.add_argument("--hybrid", nargs="*",
+                    default=["dif_ts+xc/blk:std_xs+xc/blk", "dif_ts+xc/f32:std_xs+xc/f32", "dif_ts/f32:std_xs/f32",
                              "two_p/f32:two_e/f32", "dif_ts+yonly/f32:std_xs+yonly/f32"],
-                    help="near/acc:far/acc pairs to combine by latitude")
-    ap.add_argument("--theta0", type=float, nargs="+", default=[30, 40, 45, 50, 55, 60])
+                    help="near/acc:far/acc pairs combined by latitude (near form where theta < theta0)")
+    ap.add_argument("--theta0", type=float, nargs="+", default=[40, 45, 50, 55, 60, 65])
+    ap.add_argument("--seed", type=int, default=1, help="seed of the random coefficients")
     ap.add_argument("--check", action="store_true")
-    ap.add_argument("--save", default=None, help="save per-row results to this .npz prefix")
+    ap.add_argument("--save", default=None, help="save per-row results to PREFIX_<lmax>.npz")
     args = ap.parse_args()
     if args.check:
         check()
@@ -744,38 +853,52 @@ def main():
     G["blk"] = args.blk
     for lmax in args.lmax:
         t0 = time.time()
-        x, res = run(lmax, variants, nproc=args.nproc, chunk=args.chunk)
-        print(f"\n=== lmax {lmax}  (nlat {lmax + 1}, {time.time() - t0:.0f} s) ===")
-        print(f"{'scheme':34s} {'ops':>3s}  {'rel L2':>8s}  {'max/maxabs':>10s}")
-        s = summarize(res)
-        for (fn, am), (l2, mx) in s.items():
-            print(f"{fn + ' / acc ' + am:34s} {FORMS[fn.partition('+')[0]][0]:3d}  {l2:8.2e}  {mx:10.2e}")
+        x, res = run(lmax, variants, nproc=args.nproc, chunk=args.chunk, seed=args.seed)
+        print(f"\n=== lmax {lmax}  (nlat {lmax + 1}, Gauss; {time.time() - t0:.0f} s) ===")
+        print(f"{'scheme / accumulation':40s} {'ops':>3s}  {'rel L2':>8s}  {'max/maxabs':>10s}")
+        for (fn, am), (l2, mx) in summarize(res).items():
+            print(f"{fn + ' / ' + am:40s} {FORMS[fn.partition('+')[0]][0]:3d}  {l2:8.2e}  {mx:10.2e}")
         # hybrids: form `near` for rows with theta < theta0, `far` elsewhere (rows are
         # independent, so the per-row results combine exactly as a switching kernel would)
+        print(f"\nhybrids (near form for theta < theta0), rel L2 (max/maxabs) per theta0 in deg:")
         for pair in args.hybrid:
-            near, far = pair.split(":")
-            near, far = tuple(near.split("/")), tuple(far.split("/"))
+            near, far = (tuple(h.split("/")) for h in pair.split(":"))
             if near not in res or far not in res:
                 continue
+            cells = []
             for deg in args.theta0:
-                e2, mx = hybrid(res, x, near, far, np.cos(np.radians(deg)))
-                l2, m_ = rel(res, e2, mx)
-                print(f"{'hyb ' + near[0] + ' th<' + str(deg) + ' ' + far[0]:34s} {'':3s}  {l2:8.2e}  {m_:10.2e}")
+                l2, m_ = rel(res, *hybrid(res, x, near, far, np.cos(np.radians(deg))))
+                cells.append(f"{deg:g}: {l2:.2e} ({m_:.1e})")
+            print(f"  {pair:36s} " + "  ".join(cells))
+        near, far, deg = RECOMMENDED
+        near, far = tuple(near.split("/")), tuple(far.split("/"))
         th = np.arccos(x)
-        # per-row profile: rms error of the row relative to the rms of the whole field
-        r2 = res["ref"][0]
-        rms = np.sqrt(r2.mean())
-        keys = [k for k in res if k != "ref" and k[1] == "f32"]
         nrow = x.size
-        idx = list(range(min(args.rows, nrow))) + [j for j in (16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1023) if args.rows <= j < nrow]
-        print("\nper-row error (north rows; row rms error / field rms), theta in deg:")
-        print(f"{'row':>4s} {'theta':>7s} " + " ".join(f"{k[0]:>13s}" for k in keys))
-        for j in idx:
-            vals = []
-            for k in keys:
-                e2 = res[k][0]
-                vals.append(np.sqrt(0.5 * (e2[j] + e2[2 * nrow - 1 - j])) / rms)
-            print(f"{j:4d} {np.degrees(th[j]):7.3f} " + " ".join(f"{v:13.2e}" for v in vals))
+        r2, rm = res["ref"]
+        rms = np.sqrt(r2.mean())
+        if near in res and far in res:
+            e2h, mxh = hybrid(res, x, near, far, np.cos(np.radians(deg)))
+            l2, m_ = rel(res, e2h, mxh)
+            print(f"\nRECOMMENDED {RECOMMENDED[0]} for theta < {deg:g} deg, {RECOMMENDED[1]} elsewhere: "
+                  f"rel L2 {l2:.2e}, max {m_:.2e}")
+            # per-row profile (north and south rows averaged): rms error of the row / rms of the
+            # field, max error of the row / max |f|; the current kernel (std_xs) for comparison
+            cmp_ = ("std_xs", "f32")
+            idx = list(range(min(args.rows, nrow)))
+            idx += [j for j in (16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768) if args.rows <= j < nrow] + [nrow - 1]
+            print("\nper-row profile, north rows from the pole (south rows: the same numbers mirrored)")
+            print(f"{'row':>4s} {'theta':>7s}  {'form':>9s} {'rms err':>9s} {'max err':>9s}   {'std_xs rms':>10s} {'std_xs max':>10s}")
+            for j in idx:
+                js = 2 * nrow - 1 - j
+                form = "dif_ts+xc" if th[j] < np.radians(deg) else "std_xs+xc"
+                a = np.sqrt(0.5 * (e2h[j] + e2h[js])) / rms
+                b = max(mxh[j], mxh[js]) / rm.max()
+                line = f"{j:4d} {np.degrees(th[j]):7.3f}  {form:>9s} {a:9.2e} {b:9.2e}"
+                if cmp_ in res:
+                    c = np.sqrt(0.5 * (res[cmp_][0][j] + res[cmp_][0][js])) / rms
+                    d = max(res[cmp_][1][j], res[cmp_][1][js]) / rm.max()
+                    line += f"   {c:10.2e} {d:10.2e}"
+                print(line)
         if args.save:
             np.savez(f"{args.save}_{lmax}.npz", x=x, **{"_".join(k) if isinstance(k, tuple) else k: np.array(v) for k, v in res.items()})
         sys.stdout.flush()

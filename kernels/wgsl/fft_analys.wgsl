@@ -16,9 +16,13 @@
 //    When mc is small, S lanes per m split the j sum so that all threads work, then a
 //    tree reduction joins them.
 //
+// Long sums are written out 32 terms per loop iteration: lavapipe (Mesa 22 llvmpipe) ends
+// all loops of an invocation after 65535 iterations in total, silently. Both paths stay
+// far below that for NP <= 16384.
+//
 // No sin/cos on the device: every rotation comes from `twiddle` (host float64 -> f32),
-// so the f32 result is as accurate as the table. Sums of many terms are accumulated in
-// blocks of 32 to keep rounding growth ~ sqrt(32) + sqrt(n / 32) rather than sqrt(n).
+// so the f32 result is as accurate as the table. The direct sums add blocks of 32 terms,
+// which keeps rounding growth ~ sqrt(32) + sqrt(n / 32) rather than sqrt(n).
 //
 // fft_synth.wgsl carries the same FFT core (WGSL has no #include); keep the two in sync.
 
@@ -33,14 +37,14 @@ var<immediate> pc: Params;
 // 64 AMD), small enough that a row of a few hundred points keeps most threads busy, and
 // the 2048-point FFT needs only 4 radix-4 butterflies per thread.
 const WG: u32 = 128u;
-// Largest half-length FFT. 2 x 2048 f32 = 16 KB of workgroup memory, the budget that
-// lets lavapipe (32 KB) and Metal run two workgroups per core.
+// Largest half-length FFT. 2 x 2048 f32 = 16 KB of workgroup memory: half the 32 KB
+// limit of lavapipe and Metal, and room for several resident workgroups per SM / CU.
 const HALF: u32 = 2048u;
 const Q2: u32 = 8u;  // HALF / 2 / WG radix-2 butterflies per thread, at most
 const Q4: u32 = 4u;  // HALF / 4 / WG radix-4 butterflies per thread, at most
-// DIRECT path: f row tile and, past it, 2 WG floats of reduction scratch.
-const TILE: u32 = 3840u;  // 2 HALF - 2 WG; a multiple of every lane count S <= WG
-const BLOCK: u32 = 32u;   // terms per partial sum
+// DIRECT path: f row tile of TILE points and, past it, 2 WG floats of reduction scratch.
+const TILE: u32 = 2048u;
+const SMAX: u32 = 64u;  // most lanes per m: 32 SMAX = TILE
 
 // Complex data live split (re at [n], im at [HALF + n]): 32-bit accesses with unit
 // stride across threads are bank-conflict free, where interleaved vec2 would not be.
@@ -175,44 +179,69 @@ fn analys_fft(fbase: u32, Fbase: u32, np: u32, mc: u32, tid: u32) {
   }
 }
 
+// f_jj exp(-i m phi_j) from the staged tile; advances the table index by `step`.
+fn aterm(jj: u32, idx: ptr<function, u32>, step: u32, np: u32) -> vec2<f32> {
+  let w = twiddle[*idx];
+  let k = *idx + step;
+  *idx = select(k, k - np, k >= np);
+  return sm[jj] * vec2<f32>(w.x, -w.y);
+}
+
+// Terms jj, jj + S, ..., written out rather than looped: llvmpipe (lavapipe) ends every
+// loop of a shader once the invocation has made 65535 loop iterations in total
+// (LP_MAX_TGSI_LOOP_ITERATIONS, Mesa 22), which a term-per-iteration sum would reach.
+fn aterm8(jj: u32, S: u32, idx: ptr<function, u32>, step: u32, np: u32) -> vec2<f32> {
+  var a = aterm(jj, idx, step, np);
+  a += aterm(jj + S, idx, step, np);
+  a += aterm(jj + 2u * S, idx, step, np);
+  a += aterm(jj + 3u * S, idx, step, np);
+  a += aterm(jj + 4u * S, idx, step, np);
+  a += aterm(jj + 5u * S, idx, step, np);
+  a += aterm(jj + 6u * S, idx, step, np);
+  a += aterm(jj + 7u * S, idx, step, np);
+  return a;
+}
+
+fn aterm32(jj: u32, S: u32, idx: ptr<function, u32>, step: u32, np: u32) -> vec2<f32> {
+  var a = aterm8(jj, S, idx, step, np);
+  a += aterm8(jj + 8u * S, S, idx, step, np);
+  a += aterm8(jj + 16u * S, S, idx, step, np);
+  a += aterm8(jj + 24u * S, S, idx, step, np);
+  return a;
+}
+
 fn analys_direct(fbase: u32, Fbase: u32, np: u32, mc: u32, tid: u32) {
-  // S lanes per m (a power of two, S mc <= WG) so that small mc still uses the workgroup.
+  // S lanes per m (a power of two, S mc <= WG) so that small mc still uses the workgroup;
+  // S <= SMAX keeps a lane's 32-term block (32 S points) within one tile.
   var S = 1u;
-  while (S < WG && 2u * S * mc <= WG) {
+  while (S < SMAX && 2u * S * mc <= WG) {
     S = 2u * S;
   }
-  let G = WG / S;
   let s = tid & (S - 1u);
+  let blk = 32u * S;
   let ntiles = (np + TILE - 1u) / TILE;
-  for (var m0 = 0u; m0 < mc; m0 += G) {
-    let m = m0 + tid / S;
+  for (var m0 = 0u; m0 < mc; m0 += WG / S) {
+    let m = min(m0 + tid / S, mc - 1u);  // idle lanes redo the last m and store nothing
     // exp(-i m phi_j) at j = s, s + S, ...: table index (m j) mod np, advanced by (m S) mod np.
     let step = ((m % np) * S) % np;
     var idx = ((m % np) * s) % np;
     var acc = vec2<f32>(0.0, 0.0);
     for (var t0 = 0u; t0 < np; t0 += TILE) {
       let cnt = min(TILE, np - t0);
+      let cntp = (cnt + blk - 1u) / blk * blk;  // zero-padded to whole blocks
       if (ntiles > 1u || m0 == 0u) {  // a single tile stays put across m passes
         workgroupBarrier();
-        for (var t = tid; t < cnt; t += WG) {
-          sm[t] = f[fbase + t0 + t];
+        for (var t = tid; t < cntp; t += WG) {
+          var x = 0.0;
+          if (t < cnt) {
+            x = f[fbase + t0 + t];
+          }
+          sm[t] = x;
         }
         workgroupBarrier();
       }
-      var jj = s;
-      while (jj < cnt) {
-        let jend = min(cnt, jj + BLOCK * S);
-        var part = vec2<f32>(0.0, 0.0);
-        while (jj < jend) {
-          let w = twiddle[idx];
-          part += sm[jj] * vec2<f32>(w.x, -w.y);
-          idx += step;
-          if (idx >= np) {
-            idx -= np;
-          }
-          jj += S;
-        }
-        acc += part;
+      for (var jj = s; jj < cntp; jj += blk) {
+        acc += aterm32(jj, S, &idx, step, np);
       }
     }
     if (S > 1u) {
@@ -228,7 +257,7 @@ fn analys_direct(fbase: u32, Fbase: u32, np: u32, mc: u32, tid: u32) {
       }
       acc = vec2<f32>(sm[TILE + tid], sm[TILE + WG + tid]);
     }
-    if (s == 0u && m < mc) {
+    if (s == 0u && m0 + tid / S < mc) {
       F[Fbase + m] = acc;
     }
   }

@@ -15,9 +15,13 @@
 //    of the NP points, twiddle[(m j) mod NP] with the index advanced incrementally (no
 //    32-bit overflow); threads own points j, the F row is staged in workgroup memory.
 //
+// Long sums are written out 32 terms per loop iteration: lavapipe (Mesa 22 llvmpipe) ends
+// all loops of an invocation after 65535 iterations in total, silently. Both paths stay
+// far below that for NP <= 16384.
+//
 // No sin/cos on the device: every rotation comes from `twiddle` (host float64 -> f32),
-// so the f32 result is as accurate as the table. Sums of many terms are accumulated in
-// blocks of 32 to keep rounding growth ~ sqrt(32) + sqrt(n / 32) rather than sqrt(n).
+// so the f32 result is as accurate as the table. The direct sums add blocks of 32 terms,
+// which keeps rounding growth ~ sqrt(32) + sqrt(n / 32) rather than sqrt(n).
 //
 // fft_analys.wgsl carries the same FFT core (WGSL has no #include); keep the two in sync.
 
@@ -32,14 +36,13 @@ var<immediate> pc: Params;
 // 64 AMD), small enough that a row of a few hundred points keeps most threads busy, and
 // the 2048-point FFT needs only 4 radix-4 butterflies per thread.
 const WG: u32 = 128u;
-// Largest half-length FFT. 2 x 2048 f32 = 16 KB of workgroup memory, the budget that
-// lets lavapipe (32 KB) and Metal run two workgroups per core.
+// Largest half-length FFT. 2 x 2048 f32 = 16 KB of workgroup memory: half the 32 KB
+// limit of lavapipe and Metal, and room for several resident workgroups per SM / CU.
 const HALF: u32 = 2048u;
 const Q2: u32 = 8u;  // HALF / 2 / WG radix-2 butterflies per thread, at most
 const Q4: u32 = 4u;  // HALF / 4 / WG radix-4 butterflies per thread, at most
 // DIRECT path: F coefficients per tile (re at [t], im at [HALF + t]).
 const TILE: u32 = 2048u;  // HALF
-const BLOCK: u32 = 32u;   // terms per partial sum
 
 // Complex data live split (re at [n], im at [HALF + n]): 32-bit accesses with unit
 // stride across threads are bank-conflict free, where interleaved vec2 would not be.
@@ -182,41 +185,63 @@ fn synth_fft(Fbase: u32, fbase: u32, np: u32, mc: u32, tid: u32) {
   }
 }
 
+// Re(F_t exp(i t phi_j)) from the staged (weighted) row; advances the table index by j.
+fn sterm(t: u32, idx: ptr<function, u32>, j: u32, np: u32) -> f32 {
+  let w = twiddle[*idx];
+  let k = *idx + j;
+  *idx = select(k, k - np, k >= np);
+  return sm[t] * w.x - sm[HALF + t] * w.y;
+}
+
+// Terms t..t+31 written out rather than looped: llvmpipe (lavapipe) ends every loop of a
+// shader once the invocation has made 65535 loop iterations in total
+// (LP_MAX_TGSI_LOOP_ITERATIONS, Mesa 22), which a term-per-iteration sum would reach.
+fn sterm8(t: u32, idx: ptr<function, u32>, j: u32, np: u32) -> f32 {
+  var a = sterm(t, idx, j, np);
+  a += sterm(t + 1u, idx, j, np);
+  a += sterm(t + 2u, idx, j, np);
+  a += sterm(t + 3u, idx, j, np);
+  a += sterm(t + 4u, idx, j, np);
+  a += sterm(t + 5u, idx, j, np);
+  a += sterm(t + 6u, idx, j, np);
+  a += sterm(t + 7u, idx, j, np);
+  return a;
+}
+
+fn sterm32(t: u32, idx: ptr<function, u32>, j: u32, np: u32) -> f32 {
+  var a = sterm8(t, idx, j, np);
+  a += sterm8(t + 8u, idx, j, np);
+  a += sterm8(t + 16u, idx, j, np);
+  a += sterm8(t + 24u, idx, j, np);
+  return a;
+}
+
 fn synth_direct(Fbase: u32, fbase: u32, np: u32, mc: u32, tid: u32) {
   let nchunks = (mc + TILE - 1u) / TILE;
   for (var j0 = 0u; j0 < np; j0 += WG) {
     let j = j0 + tid;
+    let jr = min(j, np - 1u);  // idle lanes redo the last point and store nothing
     var acc = 0.0;
     var idx = 0u;  // (m j) mod np, advanced by j per m
     for (var c0 = 0u; c0 < mc; c0 += TILE) {
       let cnt = min(TILE, mc - c0);
+      let cntp = (cnt + 31u) & ~31u;  // zero-padded to whole 32-term blocks
       if (nchunks > 1u || j0 == 0u) {  // a single chunk stays put across j blocks
         workgroupBarrier();
-        for (var t = tid; t < cnt; t += WG) {
-          let m = c0 + t;
-          let v = F[Fbase + m];
-          // Weight 2 for m >= 1, Im F_0 dropped: exact scalings, applied once here.
-          let w = select(2.0 * v, vec2<f32>(v.x, 0.0), m == 0u);
+        for (var t = tid; t < cntp; t += WG) {
+          var w = vec2<f32>(0.0, 0.0);
+          if (t < cnt) {
+            let m = c0 + t;
+            let v = F[Fbase + m];
+            // Weight 2 for m >= 1, Im F_0 dropped: exact scalings, applied once here.
+            w = select(2.0 * v, vec2<f32>(v.x, 0.0), m == 0u);
+          }
           st(t, w);
         }
         workgroupBarrier();
       }
-      if (j < np) {
-        var t = 0u;
-        while (t < cnt) {
-          let tend = min(cnt, t + BLOCK);
-          var part = 0.0;
-          while (t < tend) {
-            let w = twiddle[idx];
-            part += sm[t] * w.x - sm[HALF + t] * w.y;  // Re(F_m exp(i m phi_j))
-            idx += j;
-            if (idx >= np) {
-              idx -= np;
-            }
-            t += 1u;
-          }
-          acc += part;
-        }
+      for (var t = 0u; t < cntp; t += 32u) {
+        acc += sterm32(t, &idx, jr, np);
       }
     }
     if (j < np) {

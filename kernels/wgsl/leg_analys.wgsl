@@ -1,5 +1,6 @@
 // Legendre analysis: q[b][(l,m)] = sum_i w_i F[b][i][m] P_lm(cos theta_i).
-// Stage contract: kernels/CONTRACT.md. Tables and the rescaling scheme: ireesht/legendre.py.
+// Stage contract: kernels/CONTRACT.md. Tables, the exact-coefficient recurrence, its
+// difference form near the poles and the rescaling scheme: ireesht/legendre.py.
 //
 // Grid (mc, ceil(B / NF), 1): one workgroup per m. Threads own latitude pairs (i, NL-1-i)
 // and walk them in chunks of WG pairs; for each chunk the recurrence runs over l and every
@@ -13,13 +14,14 @@ struct Params {
 }
 var<immediate> pc: Params;
 
-@group(0) @binding(0) var<storage, read> xtab: array<vec4<f32>>;    // [npairs] (x_hi, x_lo, 0, 0)
+@group(0) @binding(0) var<storage, read> xtab: array<vec4<f32>>;    // [npairs] (x_hi, x_lo, t_hi, t_lo), t = 1 - x
 @group(0) @binding(1) var<storage, read> powtab: array<vec4<f32>>;  // [npairs][nbits] (hi, lo, e, 0)
 @group(0) @binding(2) var<storage, read> mseed: array<vec2<f32>>;   // [mc] c_m as (hi, lo)
-@group(0) @binding(3) var<storage, read> coef: array<vec2<f32>>;    // [nlm] (a_lm, b_lm)
-@group(0) @binding(4) var<storage, read> wtab: array<f32>;          // [npairs] w_i 2 pi / NP
-@group(0) @binding(5) var<storage, read> F: array<vec2<f32>>;       // [B][NL][mc]
-@group(0) @binding(6) var<storage, read_write> q: array<vec2<f32>>; // [B][nlm]
+@group(0) @binding(3) var<storage, read> coef: array<vec4<f32>>;    // [nlm] (A, B, C, E), exact
+@group(0) @binding(4) var<storage, read> stab: array<f32>;          // [nlm] S_lm: P_lm = S_lm y_l
+@group(0) @binding(5) var<storage, read> wtab: array<f32>;          // [npairs] w_i 2 pi / NP
+@group(0) @binding(6) var<storage, read> F: array<vec2<f32>>;       // [B][NL][mc]
+@group(0) @binding(7) var<storage, read_write> q: array<vec2<f32>>; // [B][nlm]
 
 const WG: u32 = 128u;
 const SPAN: u32 = 16u;
@@ -27,8 +29,9 @@ const NF: u32 = {{NF}}u;
 const SCALE_BITS: i32 = 64;
 const THRESHOLD: f32 = 4294967296.0;     // 2^32
 const SHRINK: f32 = 5.421010862427522e-20; // 2^-64
+const X0: f32 = 0.573576436;  // cos(55 deg): rows closer to the pole run the difference form
 
-var<workgroup> coef_s: array<vec2<f32>, SPAN>;
+var<workgroup> coef_s: array<vec4<f32>, SPAN>;
 // partial sums [group][span][field]: WG * SPAN entries, which holds NF = 1 with one group
 // per thread (SG=0), or NF <= 4 with subgroups of 4 or more threads (SG=1)
 var<workgroup> part: array<vec2<f32>, 2048>;
@@ -88,11 +91,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     let valid = p < pc.npairs;
     let pp = select(0u, p, valid);
     let xt = xtab[pp];
-    let x_hi = xt.x;
-    let x_lo = xt.y;
+    let dif = xt.x > X0;
     let s = seed(m, pp);
     var y1 = s.x;
-    var y0 = 0.0;
+    var z = 0.0;  // y_{l-2} (standard form) or d_{l-1} (difference form)
     var k = i32(s.y);
 
     // even and odd parity combinations of the weighted north and south rows
@@ -119,13 +121,20 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
       for (var j = 0u; j < cnt; j++) {
         let dl = base + j;
         if (dl > 0u) {
-          let ab = coef_s[j];
-          let t = fma(x_hi, y1, x_lo * y1);
-          let y = fma(ab.x, t, ab.y * y0);
-          y0 = y1;
-          y1 = y;
+          let c = coef_s[j];
+          if (dif) {
+            // difference form, as in leg_synth.wgsl
+            let pt = fma(xt.z, y1, xt.w * y1);
+            z = fma(-c.x, pt, c.w * z);
+            y1 = fma(c.z, y1, z);
+          } else {
+            let v = fma(xt.x, y1, xt.y * y1);
+            let y = fma(c.x, v, c.y * z);
+            z = y1;
+            y1 = y;
+          }
           if (k < 0 && abs(y1) > THRESHOLD) {
-            y0 = y0 * SHRINK;
+            z = z * SHRINK;
             y1 = y1 * SHRINK;
             k = k + 1;
           }
@@ -151,6 +160,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
         for (var g = 0u; g < ngroups; g++) { total = total + part[(g * SPAN + j) * NF + f]; }
         if (b < pc.nfields) {
           let idx = b * pc.nlm + mstart + base + j;
+          total = total * stab[mstart + base + j];
           q[idx] = select(q[idx] + total, total, c0 == 0u);
         }
       }

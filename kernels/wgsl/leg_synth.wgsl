@@ -1,5 +1,6 @@
 // Legendre synthesis: F[b][i][m] = sum_{l=m..L} q[b][(l,m)] P_lm(cos theta_i).
-// Stage contract: kernels/CONTRACT.md. Tables and the rescaling scheme: ireesht/legendre.py.
+// Stage contract: kernels/CONTRACT.md. Tables, the exact-coefficient recurrence, its
+// difference form near the poles and the rescaling scheme: ireesht/legendre.py.
 //
 // Grid (ceil(npairs / WG), mc, ceil(B / NF)). A thread owns the latitude pair
 // (i, NL-1-i): one recurrence serves both rows, since P_lm(-x) = (-1)^(l-m) P_lm(x),
@@ -12,22 +13,24 @@ struct Params {
 }
 var<immediate> pc: Params;
 
-@group(0) @binding(0) var<storage, read> xtab: array<vec4<f32>>;    // [npairs] (x_hi, x_lo, 0, 0)
+@group(0) @binding(0) var<storage, read> xtab: array<vec4<f32>>;    // [npairs] (x_hi, x_lo, t_hi, t_lo), t = 1 - x
 @group(0) @binding(1) var<storage, read> powtab: array<vec4<f32>>;  // [npairs][nbits] sin^(2^j) = (hi + lo) 2^e: (hi, lo, e, 0)
 @group(0) @binding(2) var<storage, read> mseed: array<vec2<f32>>;   // [mc] c_m as (hi, lo)
-@group(0) @binding(3) var<storage, read> coef: array<vec2<f32>>;    // [nlm] (a_lm, b_lm)
-@group(0) @binding(4) var<storage, read> q: array<vec2<f32>>;       // [B][nlm]
-@group(0) @binding(5) var<storage, read_write> F: array<vec2<f32>>; // [B][NL][mc]
+@group(0) @binding(3) var<storage, read> coef: array<vec4<f32>>;    // [nlm] (A, B, C, E), exact
+@group(0) @binding(4) var<storage, read> stab: array<f32>;          // [nlm] S_lm: P_lm = S_lm y_l
+@group(0) @binding(5) var<storage, read> q: array<vec2<f32>>;       // [B][nlm]
+@group(0) @binding(6) var<storage, read_write> F: array<vec2<f32>>; // [B][NL][mc]
 
 const WG: u32 = 64u;
 const NF: u32 = {{NF}}u;
 const SCALE_BITS: i32 = 64;
 const THRESHOLD: f32 = 4294967296.0;     // 2^32
 const SHRINK: f32 = 5.421010862427522e-20; // 2^-64
+const X0: f32 = 0.573576436;  // cos(55 deg): rows closer to the pole run the difference form
 
 // One span of WG degrees l, staged in workgroup memory: every thread reads the same
 // coefficients, so they are loaded once per workgroup instead of once per thread.
-var<workgroup> coef_s: array<vec2<f32>, WG>;
+var<workgroup> coef_s: array<vec4<f32>, WG>;
 var<workgroup> q_s: array<vec2<f32>, 256>;  // WG * NF, NF <= 4
 
 fn exp2i(n: i32) -> f32 {
@@ -81,24 +84,28 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
   let nl = pc.lmax + 1u - m;
 
   let xt = xtab[pp];
-  let x_hi = xt.x;
-  let x_lo = xt.y;
+  let dif = xt.x > X0;
   let s = seed(m, pp);
   var y1 = s.x;
-  var y0 = 0.0;
+  var z = 0.0;  // y_{l-2} (standard form) or d_{l-1} (difference form)
   var k = i32(s.y);
 
+  // partial sums of one span, flushed into the totals: float32 sums of 32 terms lose
+  // nothing measurable, sums of thousands do
   var acc_e: array<vec2<f32>, NF>;
   var acc_o: array<vec2<f32>, NF>;
+  var tot_e: array<vec2<f32>, NF>;
+  var tot_o: array<vec2<f32>, NF>;
 
   for (var base = 0u; base < nl; base += WG) {
     workgroupBarrier();  // the previous span is consumed
     let li = base + lid;
     if (li < nl) {
       coef_s[lid] = coef[mstart + li];
+      let sc = stab[mstart + li];  // applied to q here, once, instead of in the recurrence
       for (var f = 0u; f < NF; f++) {
         let b = b0 + f;
-        q_s[f * WG + lid] = select(vec2<f32>(0.0), q[min(b, pc.nfields - 1u) * pc.nlm + mstart + li], b < pc.nfields);
+        q_s[f * WG + lid] = select(vec2<f32>(0.0), sc * q[min(b, pc.nfields - 1u) * pc.nlm + mstart + li], b < pc.nfields);
       }
     }
     workgroupBarrier();
@@ -106,15 +113,22 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     for (var j = 0u; j < cnt; j++) {
       let dl = base + j;  // l - m
       if (dl > 0u) {
-        let ab = coef_s[j];
-        // x carried as x_hi + x_lo: float32 cos(theta) alone is off by ~1e-8 absolute,
-        // a large relative error in theta next to the poles
-        let t = fma(x_hi, y1, x_lo * y1);
-        let y = fma(ab.x, t, ab.y * y0);
-        y0 = y1;
-        y1 = y;
+        let c = coef_s[j];
+        // nodes as hi + lo pairs: float32 cos(theta) alone is off by ~1e-8 absolute, a
+        // large relative error in theta next to the poles
+        if (dif) {
+          // d_l = E d_{l-1} - A t y_{l-1}; y_l = C y_{l-1} + d_l: no cancellation at x ~ 1
+          let pt = fma(xt.z, y1, xt.w * y1);
+          z = fma(-c.x, pt, c.w * z);
+          y1 = fma(c.z, y1, z);
+        } else {
+          let v = fma(xt.x, y1, xt.y * y1);
+          let y = fma(c.x, v, c.y * z);
+          z = y1;
+          y1 = y;
+        }
         if (k < 0 && abs(y1) > THRESHOLD) {
-          y0 = y0 * SHRINK;
+          z = z * SHRINK;
           y1 = y1 * SHRINK;
           k = k + 1;
         }
@@ -126,6 +140,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
         for (var f = 0u; f < NF; f++) { acc_o[f] = fma(vec2<f32>(v), q_s[f * WG + j], acc_o[f]); }
       }
     }
+    for (var f = 0u; f < NF; f++) {
+      tot_e[f] = tot_e[f] + acc_e[f];
+      tot_o[f] = tot_o[f] + acc_o[f];
+      acc_e[f] = vec2<f32>(0.0);
+      acc_o[f] = vec2<f32>(0.0);
+    }
   }
 
   if (valid) {
@@ -134,9 +154,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     for (var f = 0u; f < NF; f++) {
       let b = b0 + f;
       if (b < pc.nfields) {
-        F[(b * pc.nlat + i_n) * mc + m] = acc_e[f] + acc_o[f];
+        F[(b * pc.nlat + i_n) * mc + m] = tot_e[f] + tot_o[f];
         if (i_s != i_n) {
-          F[(b * pc.nlat + i_s) * mc + m] = acc_e[f] - acc_o[f];
+          F[(b * pc.nlat + i_s) * mc + m] = tot_e[f] - tot_o[f];
         }
       }
     }

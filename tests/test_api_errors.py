@@ -1,0 +1,106 @@
+"""Every error a user can cause through ireesht.compile / Module raises ValueError (or a
+RuntimeError naming the drivers, for a missing device) before anything is dispatched."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import ireesht
+from ireesht.cli import random_coefficients
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(lmax=-1), "lmax=-1"),
+        (dict(lmax=2.5), "lmax=2.5"),
+        (dict(lmax=8, mmax=9), "mmax=9: expected mmax <= lmax=8"),
+        (dict(lmax=8, nlat=8), "nlat=8: Gauss analysis of lmax=8 needs nlat >= lmax\\+1 = 9"),
+        (dict(lmax=8, nphi=16), "nphi=16: expected nphi > 2\\*mmax = 16"),
+        (dict(lmax=8, grid="healpix"), "grid='healpix'"),
+        (dict(lmax=8, target="opencl"), "target='opencl'"),
+        (dict(lmax=8, dtype="float16"), "dtype='float16'"),
+        (dict(lmax=8, fields_per_thread=3), "fields_per_thread=3"),
+        (dict(lmax=8, grid="equiangular", nlat=1), "nlat=1"),
+    ],
+)
+def test_compile_rejects_bad_plans(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        ireesht.compile(**kwargs)
+
+
+@pytest.fixture(scope="module")
+def mod(vulkan):
+    return ireesht.compile(7)
+
+
+def test_synth_rejects_wrong_length(mod, rng):
+    q = random_coefficients(rng, 7, 7)[:-1]
+    with pytest.raises(ValueError, match=r"qlm: shape \(35,\), expected \(\.\.\., 36\)"):
+        mod.synth(q)
+
+
+def test_synth_rejects_real_dtype(mod, rng):
+    with pytest.raises(ValueError, match="qlm: dtype float64, expected complex64 or complex128"):
+        mod.synth(random_coefficients(rng, 7, 7).real)
+
+
+def test_synth_rejects_nan(mod, rng):
+    q = random_coefficients(rng, 7, 7)
+    q[3] = np.nan
+    with pytest.raises(ValueError, match="qlm: expected finite values"):
+        mod.synth(q)
+
+
+def test_analys_rejects_wrong_grid_shape(mod, rng):
+    with pytest.raises(ValueError, match=r"spatial: shape \(2, 8, 15\), expected \(\.\.\., 8, 16\)"):
+        mod.analys(rng.standard_normal((2, 8, 15)))
+
+
+def test_analys_rejects_batch_in_the_wrong_place(mod, rng):
+    # (nlat, nphi, batch) instead of (batch, nlat, nphi)
+    with pytest.raises(ValueError, match="spatial: shape"):
+        mod.analys(rng.standard_normal((8, 16, 3)))
+
+
+def test_analys_rejects_integer_field(mod):
+    with pytest.raises(ValueError, match="spatial: dtype int64"):
+        mod.analys(np.ones((8, 16), dtype=np.int64))
+
+
+def test_analys_rejects_inf(mod, rng):
+    f = rng.standard_normal((8, 16))
+    f[2, 3] = np.inf
+    with pytest.raises(ValueError, match="spatial: expected finite values"):
+        mod.analys(f)
+
+
+def test_device_array_of_wrong_shape_is_rejected(mod, rng):
+    import iree.runtime as rt
+
+    bad = rt.asdevicearray(mod._session.device, rng.standard_normal((2, 35, 2)).astype(np.float32))
+    with pytest.raises(ValueError, match=r"qlm: device array \(2, 35, 2\) float32, expected \(B, 36, 2\)"):
+        mod.synth(bad)
+
+
+def test_missing_driver_names_the_available_ones(monkeypatch):
+    from ireesht import runtime
+
+    monkeypatch.setitem(runtime.DRIVERS, "vulkan", "no-such-driver")
+    with pytest.raises(RuntimeError, match="drivers with a device here"):
+        runtime.open_device("vulkan")
+
+
+def test_load_rejects_a_corrupted_module(vulkan, tmp_path):
+    saved = ireesht.compile(3).save(tmp_path / "m")
+    data = bytearray((saved / "module.vmfb").read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    (saved / "module.vmfb").write_bytes(bytes(data))
+    with pytest.raises(ValueError, match="sha256 .* does not match the manifest"):
+        ireesht.load(saved)
+
+
+def test_load_rejects_a_missing_manifest(tmp_path):
+    with pytest.raises(ValueError, match="no manifest.json there"):
+        ireesht.load(tmp_path)

@@ -1,0 +1,75 @@
+"""The Legendre tables and the fp32 rescaling scheme (ireesht/legendre.py) against the
+independent float64 reference recurrence (ireesht/reference.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ireesht import grid, layout, legendre, reference
+
+
+def test_coefficients_reproduce_reference_values():
+    lmax, mmax = 40, 25
+    g = grid.make_grid("gauss", 41, 82)
+    coef, scale = legendre.recurrence_tables(lmax, mmax)
+    c = legendre.seed_constants(mmax)
+    for m in (0, 1, 7, 25):
+        ref = reference.legendre_values(lmax, m, g.cost, g.sint)
+        start = layout.m_offsets(lmax, mmax)[m]
+        y = np.zeros_like(ref)
+        y[0] = c[m] * g.sint**m
+        for i in range(1, lmax + 1 - m):
+            A, B = coef[start + i, :2]
+            y[i] = A * g.cost * y[i - 1] + (B * y[i - 2] if i > 1 else 0)
+        p = y * scale[start : start + lmax + 1 - m, None]
+        np.testing.assert_allclose(p, ref, rtol=1e-12, atol=1e-13)
+
+
+def test_coefficients_are_exact_in_float32_and_scales_near_one():
+    coef, scale = legendre.recurrence_tables(4097, 4097)
+    assert np.array_equal(coef.astype(np.float32).astype(np.float64), coef)
+    np.testing.assert_array_equal(coef[:, 0], coef[:, 2] + coef[:, 3])  # A = C + E
+    assert np.all((scale > 2**-0.5 - 1e-12) & (scale < 2**0.5 + 1e-12))
+
+
+@pytest.mark.parametrize("lmax", [127, 511])
+def test_float32_scheme_error_at_the_poles(lmax):
+    # the kernels' arithmetic emulated: every row, poles included, within a few float32
+    # ulps per step of accumulated rounding (the plain recurrence is at 1e-4 there)
+    g = grid.make_grid("gauss", lmax + 1, 2 * lmax + 2)
+    rows = slice(0, (lmax + 1) // 2)
+    for m in (0, 3, lmax // 3):
+        got = legendre.scaled_legendre(lmax, m, g.cost[rows], g.sint[rows], np.float32)
+        ref = reference.legendre_values(lmax, m, g.cost[rows], g.sint[rows])
+        scale = np.sqrt((2 * np.arange(m, lmax + 1) + 1) / (4 * np.pi))[:, None]
+        assert np.abs(got - ref).max() / scale.max() < 3e-6 * (lmax / 127) ** 0.5
+
+
+def test_sin_power_table_holds_exact_binary_powers():
+    s = np.array([1.0, 0.5, 1e-4, 0.7])
+    mant, exp = legendre.sin_power_table(s, 14)
+    for j in range(14):
+        # log2 of s^(2^j) from the table vs 2^j log2(s): relative 1e-14
+        got = np.log2(mant[:, j]) + exp[:, j]
+        np.testing.assert_allclose(got, 2.0**j * np.log2(s), rtol=1e-13, atol=1e-12)
+
+
+@pytest.mark.parametrize("m", [0, 1500, 4000])
+def test_rescaled_recurrence_at_lmax_16383_matches_reference(m):
+    # float64 evaluation of the kernels' scheme: equal to the reference wherever the
+    # reference value is representable (above float64's normal range) and not negligible
+    lmax = 16383
+    theta = np.array([2e-4, 0.01, 0.3, 1.0, np.pi / 2])
+    x, s = np.cos(theta), np.sin(theta)
+    got = legendre.scaled_legendre(lmax, m, x, s, np.float64)
+    ref = reference.legendre_values(lmax, m, x, s)
+    scale = np.sqrt((2 * np.arange(m, lmax + 1) + 1) / (4 * np.pi))[:, None]
+    visible = np.abs(ref) > 1e-9 * scale  # below: skipped by design (k < 0)
+    assert visible.any()
+    # both recurrences round at every step; near the pole the error grows like l^2 eps
+    # (3e-8 at l = 16383), so compare against the function's size with that allowance
+    err = np.abs(got - ref) / scale
+    assert err[visible].max() < 1e-7
+    # what the scheme leaves out is negligible against the function's size
+    assert np.all(np.abs(ref[~visible & (got == 0)]) <= 2.0**-31 * scale.repeat(5, 1)[~visible & (got == 0)])
