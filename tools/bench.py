@@ -79,14 +79,27 @@ def gpu_stage_ms(mod, function: str, inputs: list[np.ndarray], tmp: Path) -> lis
     stats = subprocess.run([tool("iree-profile"), "statistics", "--format=jsonl",
                             str(tmp / "p.ireeprof")], check=True, capture_output=True, text=True)
     rows = [json.loads(line) for line in stats.stdout.splitlines()]
-    ops = sorted((r for r in rows if r.get("row_type") == "dispatch_command_operation"),
-                 key=lambda r: r["command_index"])
-    return [r["total_duration_ns"] / r["sample_count"] / 1e6 for r in ops]
+    # one "dispatch_function" row per executable (= stage), aggregated over all calls;
+    # the first dispatch of each call starts first
+    stages = sorted((r for r in rows if r.get("row_type") == "dispatch_function"),
+                    key=lambda r: r["first_start_time"])
+    return [r["total_duration_ns"] / r["sample_count"] / 1e6 for r in stages]
 
 
 def torch_harmonics_ms(lmax: int, batch: int, n: int) -> tuple[float, float]:
+    import importlib.util
+    import types
+
     import torch
-    import torch_harmonics as th
+
+    # only the pure-PyTorch SHT modules: the package __init__ also loads compiled attention
+    # extensions, which are built against one torch version and fail to load on others
+    if "torch_harmonics" not in sys.modules:
+        spec = importlib.util.find_spec("torch_harmonics")
+        pkg = types.ModuleType("torch_harmonics")
+        pkg.__path__ = list(spec.submodule_search_locations)
+        sys.modules["torch_harmonics"] = pkg
+    import torch_harmonics.sht as th
 
     nlat, nphi = lmax + 1, 2 * (lmax + 1)
     dev = torch.device("cuda")
