@@ -8,7 +8,7 @@ import string
 from collections.abc import Sequence
 from pathlib import Path
 
-from ireesht.plan import SYNTH_WG, Plan
+from ireesht.plan import SYNTH_PAIRS_PER_THREAD, SYNTH_WG, Plan
 
 # iree-compile flags selecting the device of each ireesht target
 TARGET_FLAGS: dict[str, list[str]] = {"vulkan": ["--iree-hal-target-device=vulkan"]}
@@ -51,7 +51,7 @@ def render(plan: Plan) -> str:
         nbits=plan.nbits,
         mc=plan.mc,
         nlm=plan.nlm,
-        synth_gx=-(-plan.npairs // SYNTH_WG),
+        synth_gx=-(-plan.npairs // (SYNTH_WG * SYNTH_PAIRS_PER_THREAD)),
         synth_nf=plan.fields_per_thread,
         analys_nf=analys_fields_per_thread(plan),
         **kernel_objects(plan),

@@ -21,6 +21,7 @@ TARGETS = ("vulkan",)
 DTYPES = ("float32",)
 FIELDS_PER_THREAD = (1, 2, 4)
 SYNTH_WG = 64  # workgroup size of leg_synth.wgsl
+SYNTH_PAIRS_PER_THREAD = 2  # KP of leg_synth.wgsl
 # Table arguments of the exported functions (mlir/pipeline.mlir), in order; the field
 # (q or f) follows them.
 SYNTH_TABLES = ("xtab", "powtab", "mseed", "coef", "stab", "twiddle")

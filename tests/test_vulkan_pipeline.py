@@ -127,10 +127,13 @@ def test_workgroup_tree_reduction_variant(vulkan, rng):
 
 @pytest.mark.slow
 def test_lmax_2047_roundtrip(vulkan, rng):
-    # minutes on lavapipe; result recorded in BENCHMARKS.md
+    # 5 minutes on lavapipe; results in BENCHMARKS.md. The bound is 1e-5 (measured 2.3e-6 on
+    # an H200). lavapipe rounds fma(a, b, c) twice, which puts it at 1.6e-5: there the bound
+    # is 2.5e-5, so that the test still catches anything beyond that rounding
+    bound = 2.5e-5 if "llvmpipe" in vulkan else 1e-5
     mod = ireesht.compile(2047)
     q = random_coefficients(rng, 2047, 2047)
     q2 = mod.analys(mod.synth(q))
     err = rel_l2(q2, q)
-    print(f"lmax 2047 roundtrip rel. L2 {err:.2e}")
-    assert err <= 1e-5
+    print(f"lmax 2047 roundtrip rel. L2 {err:.2e} on {vulkan}")
+    assert err <= bound

@@ -104,6 +104,38 @@ def substitute(text: str, subs: dict[str, object], origin: str = "<wgsl>") -> st
     return out
 
 
+_UNROLL = re.compile(r"/\*unroll\*/\s*for \(var (\w+) = 0u; \1 < (\w+); \1\+\+\) \{")
+
+
+def unroll(text: str, subs: dict[str, object], origin: str = "<wgsl>") -> str:
+    """Expand every ``/*unroll*/ for (var f = 0u; f < N; f++) { body }`` into N copies of
+    ``{ body }`` with ``f`` replaced by ``0u``, ``1u``, ... (N a variant key, a literal, or a
+    ``const N: u32 = ...u;`` of the source).
+
+    naga guards every loop with an iteration counter, which keeps drivers from unrolling
+    short loops; then per-thread arrays indexed by the loop variable live in local memory
+    instead of registers. Unrolled here, every index is a constant.
+    """
+    while (m := _UNROLL.search(text)) is not None:
+        var, bound = m.group(1), m.group(2)
+        const = re.search(rf"const {bound}: u32 = (\d+)u;", text)
+        try:
+            count = int(subs[bound]) if bound in subs else int(const.group(1)) if const else int(bound.rstrip("u"))
+        except ValueError:
+            raise BuildError(f"{origin}: /*unroll*/ loop bound {bound!r} is not a variant key, "
+                             "a `const NAME: u32 = Nu;` or a literal") from None
+        depth, i = 1, m.end()
+        while depth:
+            if i >= len(text):
+                raise BuildError(f"{origin}: unbalanced braces in an /*unroll*/ loop")
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+        body = text[m.end() : i - 1]
+        copies = [re.sub(rf"\b{var}\b", f"{k}u", body) for k in range(count)]
+        text = text[: m.start()] + "{" + "}\n{".join(copies) + "}" + text[i:]
+    return text
+
+
 def plan(src_dir: Path = WGSL_DIR) -> list[tuple[Path, str, str]]:
     """List ``(source, output stem, substituted WGSL text)`` for every output to build."""
     src_dir = Path(src_dir)
@@ -126,7 +158,8 @@ def plan(src_dir: Path = WGSL_DIR) -> list[tuple[Path, str, str]]:
                     raise BuildError(f"{vfile}: '{src.stem}' entries must be dicts, got {entry!r}")
                 subs = {k: v for k, v in entry.items() if k != "name"}
                 name = str(entry["name"]) if "name" in entry else variant_name(src.stem, subs)
-                jobs.append((src, name, substitute(text, subs, f"{src.name} [{name}]")))
+                origin = f"{src.name} [{name}]"
+                jobs.append((src, name, unroll(substitute(text, subs, origin), subs, origin)))
         else:
             if _PLACEHOLDER.search(text):
                 raise BuildError(f"{src.name} has {{{{...}}}} placeholders but no entry in {VARIANTS_FILE}")

@@ -3,7 +3,7 @@
 // difference form near the poles and the rescaling scheme: ireesht/legendre.py.
 //
 // Grid (mc, ceil(B / NF), 1): one workgroup per m. Threads own latitude pairs (i, NL-1-i)
-// and walk them in chunks of WG pairs; for each chunk the recurrence runs over l and every
+// and walk them in chunks of WG KP pairs, KP per thread; for each chunk the recurrence runs over l and every
 // thread's contributions are summed over the workgroup. The sum is amortised over spans of
 // SPAN degrees: per degree only a subgroup sum (SG=1) or nothing (SG=0, each thread is its
 // own group) happens; the partial sums of all groups are written to workgroup memory and
@@ -26,6 +26,7 @@ var<immediate> pc: Params;
 const WG: u32 = 128u;
 const SPAN: u32 = 16u;
 const NF: u32 = {{NF}}u;
+const KP: u32 = 4u;  // latitude pairs per thread in a chunk
 const SCALE_BITS: i32 = 64;
 const THRESHOLD: f32 = 4294967296.0;     // 2^32
 const SHRINK: f32 = 5.421010862427522e-20; // 2^-64
@@ -68,7 +69,7 @@ fn seed(m: u32, p: u32) -> vec2<f32> {
   return vec2<f32>(select(y, 0.0, ph == 0.0), f32(k));
 }
 
-fn group_sum(v: vec2<f32>) -> vec2<f32> {
+fn group_sum(v: vec2<f32>) -> vec2<f32> {  // a subgroup sum (SG=1) or the value itself
   return {{GROUP_SUM}};
 }
 
@@ -86,29 +87,32 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
   let ngroups = WG / gsize;
   let lane = lid % gsize;
 
-  for (var c0 = 0u; c0 < pc.npairs; c0 += WG) {
-    let p = c0 + lid;
-    let valid = p < pc.npairs;
-    let pp = select(0u, p, valid);
-    let xt = xtab[pp];
-    let dif = xt.x > X0;
-    let s = seed(m, pp);
-    var y1 = s.x;
-    var z = 0.0;  // y_{l-2} (standard form) or d_{l-1} (difference form)
-    var k = i32(s.y);
-
-    // even and odd parity combinations of the weighted north and south rows
-    var g_e: array<vec2<f32>, NF>;
-    var g_o: array<vec2<f32>, NF>;
-    let w = select(0.0, wtab[pp], valid);
-    let i_n = pp;
-    let i_s = pc.nlat - 1u - pp;
-    for (var f = 0u; f < NF; f++) {
-      let b = min(b0 + f, pc.nfields - 1u);
-      let gn = F[(b * pc.nlat + i_n) * mc + m];
-      let gs = select(F[(b * pc.nlat + i_s) * mc + m], vec2<f32>(0.0), i_s == i_n);
-      g_e[f] = w * (gn + gs);
-      g_o[f] = w * (gn - gs);
+  for (var c0 = 0u; c0 < pc.npairs; c0 += WG * KP) {
+    var xt: array<vec4<f32>, KP>;
+    var y1: array<f32, KP>;
+    var z: array<f32, KP>;  // y_{l-2} (standard form) or d_{l-1} (difference form)
+    var k: array<i32, KP>;
+    // even and odd parity combinations of the weighted north and south rows; index i NF + f
+    var g_e: array<vec2<f32>, KP * NF>;
+    var g_o: array<vec2<f32>, KP * NF>;
+    /*unroll*/ for (var i = 0u; i < KP; i++) {
+      let p = c0 + i * WG + lid;
+      let valid = p < pc.npairs;
+      let pp = select(0u, p, valid);
+      xt[i] = xtab[pp];
+      let s = seed(m, pp);
+      y1[i] = s.x;
+      k[i] = i32(s.y);
+      let w = select(0.0, wtab[pp], valid);
+      let i_n = pp;
+      let i_s = pc.nlat - 1u - pp;
+      /*unroll*/ for (var f = 0u; f < NF; f++) {
+        let b = min(b0 + f, pc.nfields - 1u);
+        let gn = F[(b * pc.nlat + i_n) * mc + m];
+        let gs = select(F[(b * pc.nlat + i_s) * mc + m], vec2<f32>(0.0), i_s == i_n);
+        g_e[i * NF + f] = w * (gn + gs);
+        g_o[i * NF + f] = w * (gn - gs);
+      }
     }
 
     for (var base = 0u; base < nl; base += SPAN) {
@@ -120,29 +124,37 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
       let cnt = min(SPAN, nl - base);
       for (var j = 0u; j < cnt; j++) {
         let dl = base + j;
-        if (dl > 0u) {
-          let c = coef_s[j];
-          if (dif) {
-            // difference form, as in leg_synth.wgsl
-            let pt = fma(xt.z, y1, xt.w * y1);
-            z = fma(-c.x, pt, c.w * z);
-            y1 = fma(c.z, y1, z);
-          } else {
-            let v = fma(xt.x, y1, xt.y * y1);
-            let y = fma(c.x, v, c.y * z);
-            z = y1;
-            y1 = y;
+        let c = coef_s[j];
+        let odd = (dl & 1u) != 0u;
+        // the thread's KP pairs are summed in registers first: one group sum per degree
+        // and field serves KP pairs
+        var acc: array<vec2<f32>, NF>;
+        /*unroll*/ for (var i = 0u; i < KP; i++) {
+          if (dl > 0u) {
+            if (xt[i].x > X0) {
+              // difference form, as in leg_synth.wgsl
+              let pt = fma(xt[i].z, y1[i], xt[i].w * y1[i]);
+              z[i] = fma(-c.x, pt, c.w * z[i]);
+              y1[i] = fma(c.z, y1[i], z[i]);
+            } else {
+              let v = fma(xt[i].x, y1[i], xt[i].y * y1[i]);
+              let y = fma(c.x, v, c.y * z[i]);
+              z[i] = y1[i];
+              y1[i] = y;
+            }
+            if (k[i] < 0 && abs(y1[i]) > THRESHOLD) {
+              z[i] = z[i] * SHRINK;
+              y1[i] = y1[i] * SHRINK;
+              k[i] = k[i] + 1;
+            }
           }
-          if (k < 0 && abs(y1) > THRESHOLD) {
-            z = z * SHRINK;
-            y1 = y1 * SHRINK;
-            k = k + 1;
+          let v = vec2<f32>(select(0.0, y1[i], k[i] == 0));
+          /*unroll*/ for (var f = 0u; f < NF; f++) {
+            acc[f] = fma(v, select(g_e[i * NF + f], g_o[i * NF + f], odd), acc[f]);
           }
         }
-        let v = select(0.0, y1, k == 0);
-        let odd = (dl & 1u) != 0u;
-        for (var f = 0u; f < NF; f++) {
-          let sum = group_sum(v * select(g_e[f], g_o[f], odd));
+        /*unroll*/ for (var f = 0u; f < NF; f++) {
+          let sum = group_sum(acc[f]);
           if (lane == 0u) {
             part[(group * SPAN + j) * NF + f] = sum;
           }

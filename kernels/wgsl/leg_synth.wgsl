@@ -2,8 +2,8 @@
 // Stage contract: kernels/CONTRACT.md. Tables, the exact-coefficient recurrence, its
 // difference form near the poles and the rescaling scheme: ireesht/legendre.py.
 //
-// Grid (ceil(npairs / WG), mc, ceil(B / NF)). A thread owns the latitude pair
-// (i, NL-1-i): one recurrence serves both rows, since P_lm(-x) = (-1)^(l-m) P_lm(x),
+// Grid (ceil(npairs / (WG KP)), mc, ceil(B / NF)). A thread owns KP latitude pairs
+// (i, NL-1-i): one recurrence serves both rows of a pair, since P_lm(-x) = (-1)^(l-m) P_lm(x),
 // so the even (l-m) and odd parts are summed apart and combined at the end.
 // NF fields per thread share the recurrence (the NF accumulators are the register arrays
 // that make this a compile-time variant).
@@ -23,6 +23,9 @@ var<immediate> pc: Params;
 
 const WG: u32 = 64u;
 const NF: u32 = {{NF}}u;
+// latitude pairs per thread: two independent recurrences share each staged coefficient
+// and hide each other's latency
+const KP: u32 = 2u;
 const SCALE_BITS: i32 = 64;
 const THRESHOLD: f32 = 4294967296.0;     // 2^32
 const SHRINK: f32 = 5.421010862427522e-20; // 2^-64
@@ -75,27 +78,30 @@ fn seed(m: u32, p: u32) -> vec2<f32> {
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid3: vec3<u32>) {
   let lid = lid3.x;
   let m = wid.y;
-  let p = wid.x * WG + lid;
-  let valid = p < pc.npairs;
-  let pp = select(0u, p, valid);
+  let p0 = wid.x * WG * KP + lid;  // this thread's pairs: p0 + i WG, i < KP
   let b0 = wid.z * NF;
   let mc = pc.mmax + 1u;
   let mstart = m * (2u * pc.lmax + 3u - m) / 2u;
   let nl = pc.lmax + 1u - m;
 
-  let xt = xtab[pp];
-  let dif = xt.x > X0;
-  let s = seed(m, pp);
-  var y1 = s.x;
-  var z = 0.0;  // y_{l-2} (standard form) or d_{l-1} (difference form)
-  var k = i32(s.y);
+  var xt: array<vec4<f32>, KP>;
+  var y1: array<f32, KP>;
+  var z: array<f32, KP>;  // y_{l-2} (standard form) or d_{l-1} (difference form)
+  var k: array<i32, KP>;
+  /*unroll*/ for (var i = 0u; i < KP; i++) {
+    let pp = min(p0 + i * WG, pc.npairs - 1u);
+    xt[i] = xtab[pp];
+    let s = seed(m, pp);
+    y1[i] = s.x;
+    k[i] = i32(s.y);
+  }
 
   // partial sums of one span, flushed into the totals: float32 sums of 32 terms lose
-  // nothing measurable, sums of thousands do
-  var acc_e: array<vec2<f32>, NF>;
-  var acc_o: array<vec2<f32>, NF>;
-  var tot_e: array<vec2<f32>, NF>;
-  var tot_o: array<vec2<f32>, NF>;
+  // nothing measurable, sums of thousands do. Index: pair i, field f -> i * NF + f.
+  var acc_e: array<vec2<f32>, KP * NF>;
+  var acc_o: array<vec2<f32>, KP * NF>;
+  var tot_e: array<vec2<f32>, KP * NF>;
+  var tot_o: array<vec2<f32>, KP * NF>;
 
   for (var base = 0u; base < nl; base += WG) {
     workgroupBarrier();  // the previous span is consumed
@@ -103,7 +109,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     if (li < nl) {
       coef_s[lid] = coef[mstart + li];
       let sc = stab[mstart + li];  // applied to q here, once, instead of in the recurrence
-      for (var f = 0u; f < NF; f++) {
+      /*unroll*/ for (var f = 0u; f < NF; f++) {
         let b = b0 + f;
         q_s[f * WG + lid] = select(vec2<f32>(0.0), sc * q[min(b, pc.nfields - 1u) * pc.nlm + mstart + li], b < pc.nfields);
       }
@@ -112,51 +118,56 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     let cnt = min(WG, nl - base);
     for (var j = 0u; j < cnt; j++) {
       let dl = base + j;  // l - m
-      if (dl > 0u) {
-        let c = coef_s[j];
-        // nodes as hi + lo pairs: float32 cos(theta) alone is off by ~1e-8 absolute, a
-        // large relative error in theta next to the poles
-        if (dif) {
-          // d_l = E d_{l-1} - A t y_{l-1}; y_l = C y_{l-1} + d_l: no cancellation at x ~ 1
-          let pt = fma(xt.z, y1, xt.w * y1);
-          z = fma(-c.x, pt, c.w * z);
-          y1 = fma(c.z, y1, z);
+      let c = coef_s[j];
+      /*unroll*/ for (var i = 0u; i < KP; i++) {
+        if (dl > 0u) {
+          // nodes as hi + lo pairs: float32 cos(theta) alone is off by ~1e-8 absolute, a
+          // large relative error in theta next to the poles
+          if (xt[i].x > X0) {
+            // d_l = E d_{l-1} - A t y_{l-1}; y_l = C y_{l-1} + d_l: no cancellation at x ~ 1
+            let pt = fma(xt[i].z, y1[i], xt[i].w * y1[i]);
+            z[i] = fma(-c.x, pt, c.w * z[i]);
+            y1[i] = fma(c.z, y1[i], z[i]);
+          } else {
+            let v = fma(xt[i].x, y1[i], xt[i].y * y1[i]);
+            let y = fma(c.x, v, c.y * z[i]);
+            z[i] = y1[i];
+            y1[i] = y;
+          }
+          if (k[i] < 0 && abs(y1[i]) > THRESHOLD) {
+            z[i] = z[i] * SHRINK;
+            y1[i] = y1[i] * SHRINK;
+            k[i] = k[i] + 1;
+          }
+        }
+        let v = vec2<f32>(select(0.0, y1[i], k[i] == 0));
+        if ((dl & 1u) == 0u) {
+          /*unroll*/ for (var f = 0u; f < NF; f++) { acc_e[i * NF + f] = fma(v, q_s[f * WG + j], acc_e[i * NF + f]); }
         } else {
-          let v = fma(xt.x, y1, xt.y * y1);
-          let y = fma(c.x, v, c.y * z);
-          z = y1;
-          y1 = y;
+          /*unroll*/ for (var f = 0u; f < NF; f++) { acc_o[i * NF + f] = fma(v, q_s[f * WG + j], acc_o[i * NF + f]); }
         }
-        if (k < 0 && abs(y1) > THRESHOLD) {
-          z = z * SHRINK;
-          y1 = y1 * SHRINK;
-          k = k + 1;
-        }
-      }
-      let v = select(0.0, y1, k == 0);
-      if ((dl & 1u) == 0u) {
-        for (var f = 0u; f < NF; f++) { acc_e[f] = fma(vec2<f32>(v), q_s[f * WG + j], acc_e[f]); }
-      } else {
-        for (var f = 0u; f < NF; f++) { acc_o[f] = fma(vec2<f32>(v), q_s[f * WG + j], acc_o[f]); }
       }
     }
-    for (var f = 0u; f < NF; f++) {
-      tot_e[f] = tot_e[f] + acc_e[f];
-      tot_o[f] = tot_o[f] + acc_o[f];
-      acc_e[f] = vec2<f32>(0.0);
-      acc_o[f] = vec2<f32>(0.0);
+    /*unroll*/ for (var i = 0u; i < KP; i++) {
+      /*unroll*/ for (var f = 0u; f < NF; f++) {
+        let n = i * NF + f;
+        tot_e[n] = tot_e[n] + acc_e[n];
+        tot_o[n] = tot_o[n] + acc_o[n];
+        acc_e[n] = vec2<f32>(0.0);
+        acc_o[n] = vec2<f32>(0.0);
+      }
     }
   }
 
-  if (valid) {
-    let i_n = p;
-    let i_s = pc.nlat - 1u - p;
-    for (var f = 0u; f < NF; f++) {
+  /*unroll*/ for (var i = 0u; i < KP; i++) {
+    let i_n = p0 + i * WG;
+    let i_s = pc.nlat - 1u - i_n;
+    /*unroll*/ for (var f = 0u; f < NF; f++) {
       let b = b0 + f;
-      if (b < pc.nfields) {
-        F[(b * pc.nlat + i_n) * mc + m] = tot_e[f] + tot_o[f];
+      if (i_n < pc.npairs && b < pc.nfields) {
+        F[(b * pc.nlat + i_n) * mc + m] = tot_e[i * NF + f] + tot_o[i * NF + f];
         if (i_s != i_n) {
-          F[(b * pc.nlat + i_s) * mc + m] = tot_e[f] - tot_o[f];
+          F[(b * pc.nlat + i_s) * mc + m] = tot_e[i * NF + f] - tot_o[i * NF + f];
         }
       }
     }
