@@ -66,18 +66,26 @@ def tool(name: str) -> str:
     return str(Path(libs.__file__).parent / name)
 
 
-def gpu_stage_ms(mod, function: str, inputs: list[np.ndarray], tmp: Path) -> list[float]:
-    """Average device time of each dispatch of ``function``, in dispatch order (ms)."""
+def profile_calls(mod, function: str, inputs: list[np.ndarray], tmp: Path,
+                  modes: str = "dispatch-events") -> str:
+    """Run ``function`` 20 times under iree-benchmark-module with HAL profiling; returns
+    the path of the profile bundle."""
     args = [tool("iree-benchmark-module"), f"--module={mod.info['path']}/module.vmfb",
             "--device=vulkan", f"--function={function}", "--benchmark_min_time=20x",
-            "--device_profiling_mode=dispatch-events",
+            f"--device_profiling_mode={modes}",
             f"--device_profiling_output={tmp / 'p.ireeprof'}"]
     for i, a in enumerate(inputs):
         np.save(tmp / f"in{i}.npy", a)
         args.append(f"--input=@{tmp / f'in{i}.npy'}")
     subprocess.run(args, check=True, capture_output=True)
-    stats = subprocess.run([tool("iree-profile"), "statistics", "--format=jsonl",
-                            str(tmp / "p.ireeprof")], check=True, capture_output=True, text=True)
+    return str(tmp / "p.ireeprof")
+
+
+def gpu_stage_ms(mod, function: str, inputs: list[np.ndarray], tmp: Path) -> list[float]:
+    """Average device time of each dispatch of ``function``, in dispatch order (ms)."""
+    bundle = profile_calls(mod, function, inputs, tmp)
+    stats = subprocess.run([tool("iree-profile"), "statistics", "--format=jsonl", bundle],
+                           check=True, capture_output=True, text=True)
     rows = [json.loads(line) for line in stats.stdout.splitlines()]
     # one "dispatch_function" row per executable (= stage), aggregated over all calls;
     # the first dispatch of each call starts first
@@ -183,6 +191,27 @@ def walltime(path: Path, n: int) -> None:
           f"{median_ms(lambda: mod.analys(f_dev), n):.3f} ms per call (median of {n})")
 
 
+def host_profile(path: Path) -> None:
+    """Where a call's time goes: IREE's queue and device-queue events for 20 calls
+    of one saved plan's synth (iree-profile statistics, text)."""
+    import ireesht
+    from ireesht.cli import random_coefficients
+    from ireesht.plan import SYNTH_TABLES
+
+    mod = ireesht.load(path)
+    p = mod.plan
+    t = p.tables()
+    q = random_coefficients(np.random.default_rng(), p.lmax, p.mmax, (1,)).astype(np.complex64)
+    with tempfile.TemporaryDirectory() as tmp:
+        bundle = profile_calls(mod, "synth", [t[k] for k in SYNTH_TABLES] +
+                               [q.view(np.float32).reshape(1, p.nlm, 2)], Path(tmp),
+                               "queue-events,device-queue-events,dispatch-events")
+        for cmd in ("statistics", "queue"):
+            out = subprocess.run([tool("iree-profile"), cmd, bundle], capture_output=True, text=True)
+            print(f"--- iree-profile {cmd} ---")
+            print(out.stdout + out.stderr)
+
+
 def print_table(rows: list[dict]) -> None:
     print("\n| lmax | batch | synth wall ms | analys wall ms | synth GPU ms (leg + fft) | analys GPU ms (fft + leg) "
           "| Legendre GPU / floor (synth, analys) | synth rel L2 | roundtrip rel L2 | torch-harmonics ms (synth / analys) |")
@@ -208,12 +237,16 @@ def main() -> int:
     b.add_argument("root", type=Path)
     b.add_argument("--peers", action="store_true")
     b.add_argument("--calls", type=int, default=50)
+    d = sub.add_parser("hostprofile")
+    d.add_argument("path", type=Path)
     c = sub.add_parser("walltime")
     c.add_argument("path", type=Path)
     c.add_argument("--calls", type=int, default=100)
     ns = ap.parse_args()
     if ns.cmd == "prepare":
         prepare(ns.out, [int(x) for x in ns.lmax.split(",")])
+    elif ns.cmd == "hostprofile":
+        host_profile(ns.path)
     elif ns.cmd == "walltime":
         walltime(ns.path, ns.calls)
     else:

@@ -92,9 +92,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     var y1: array<f32, KP>;
     var z: array<f32, KP>;  // y_{l-2} (standard form) or d_{l-1} (difference form)
     var k: array<i32, KP>;
-    // even and odd parity combinations of the weighted north and south rows; index i NF + f
-    var g_e: array<vec2<f32>, KP * NF>;
-    var g_o: array<vec2<f32>, KP * NF>;
+    // even (h = 0) and odd (h = 1) parity combinations of the weighted north and south
+    // rows; index (h KP + i) NF + f
+    var g: array<vec2<f32>, 2u * KP * NF>;
     /*unroll*/ for (var i = 0u; i < KP; i++) {
       let p = c0 + i * WG + lid;
       let valid = p < pc.npairs;
@@ -110,8 +110,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
         let b = min(b0 + f, pc.nfields - 1u);
         let gn = F[(b * pc.nlat + i_n) * mc + m];
         let gs = select(F[(b * pc.nlat + i_s) * mc + m], vec2<f32>(0.0), i_s == i_n);
-        g_e[i * NF + f] = w * (gn + gs);
-        g_o[i * NF + f] = w * (gn - gs);
+        g[i * NF + f] = w * (gn + gs);
+        g[(KP + i) * NF + f] = w * (gn - gs);
       }
     }
 
@@ -122,41 +122,46 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
       }
       workgroupBarrier();
       let cnt = min(SPAN, nl - base);
-      for (var j = 0u; j < cnt; j++) {
-        let dl = base + j;
-        let c = coef_s[j];
-        let odd = (dl & 1u) != 0u;
-        // the thread's KP pairs are summed in registers first: one group sum per degree
-        // and field serves KP pairs
-        var acc: array<vec2<f32>, NF>;
-        /*unroll*/ for (var i = 0u; i < KP; i++) {
-          if (dl > 0u) {
-            if (xt[i].x > X0) {
-              // difference form, as in leg_synth.wgsl
-              let pt = fma(xt[i].z, y1[i], xt[i].w * y1[i]);
-              z[i] = fma(-c.x, pt, c.w * z[i]);
-              y1[i] = fma(c.z, y1[i], z[i]);
-            } else {
-              let v = fma(xt[i].x, y1[i], xt[i].y * y1[i]);
-              let y = fma(c.x, v, c.y * z[i]);
-              z[i] = y1[i];
-              y1[i] = y;
+      // two degrees per iteration, even then odd l - m (base is even)
+      for (var j = 0u; j < cnt; j += 2u) {
+        /*unroll*/ for (var h = 0u; h < 2u; h++) {
+          let jh = j + h;
+          if (jh < cnt) {
+            let dl = base + jh;
+            let c = coef_s[jh];
+            // the thread's KP pairs are summed in registers first: one group sum per
+            // degree and field serves KP pairs
+            var acc: array<vec2<f32>, NF>;
+            /*unroll*/ for (var i = 0u; i < KP; i++) {
+              if (dl > 0u) {
+                if (xt[i].x > X0) {
+                  // difference form, as in leg_synth.wgsl
+                  let pt = fma(xt[i].z, y1[i], xt[i].w * y1[i]);
+                  z[i] = fma(-c.x, pt, c.w * z[i]);
+                  y1[i] = fma(c.z, y1[i], z[i]);
+                } else {
+                  let v = fma(xt[i].x, y1[i], xt[i].y * y1[i]);
+                  let y = fma(c.x, v, c.y * z[i]);
+                  z[i] = y1[i];
+                  y1[i] = y;
+                }
+                if (k[i] < 0 && abs(y1[i]) > THRESHOLD) {
+                  z[i] = z[i] * SHRINK;
+                  y1[i] = y1[i] * SHRINK;
+                  k[i] = k[i] + 1;
+                }
+              }
+              let v = vec2<f32>(select(0.0, y1[i], k[i] == 0));
+              /*unroll*/ for (var f = 0u; f < NF; f++) {
+                acc[f] = fma(v, g[(h * KP + i) * NF + f], acc[f]);
+              }
             }
-            if (k[i] < 0 && abs(y1[i]) > THRESHOLD) {
-              z[i] = z[i] * SHRINK;
-              y1[i] = y1[i] * SHRINK;
-              k[i] = k[i] + 1;
+            /*unroll*/ for (var f = 0u; f < NF; f++) {
+              let sum = group_sum(acc[f]);
+              if (lane == 0u) {
+                part[(group * SPAN + jh) * NF + f] = sum;
+              }
             }
-          }
-          let v = vec2<f32>(select(0.0, y1[i], k[i] == 0));
-          /*unroll*/ for (var f = 0u; f < NF; f++) {
-            acc[f] = fma(v, select(g_e[i * NF + f], g_o[i * NF + f], odd), acc[f]);
-          }
-        }
-        /*unroll*/ for (var f = 0u; f < NF; f++) {
-          let sum = group_sum(acc[f]);
-          if (lane == 0u) {
-            part[(group * SPAN + j) * NF + f] = sum;
           }
         }
       }

@@ -26,6 +26,7 @@ const NF: u32 = {{NF}}u;
 // latitude pairs per thread: two independent recurrences share each staged coefficient
 // and hide each other's latency
 const KP: u32 = 2u;
+const ACCS: u32 = {{ACCS}}u;  // 2 KP NF accumulators, as a literal for the unroller
 const SCALE_BITS: i32 = 64;
 const THRESHOLD: f32 = 4294967296.0;     // 2^32
 const SHRINK: f32 = 5.421010862427522e-20; // 2^-64
@@ -97,11 +98,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
   }
 
   // partial sums of one span, flushed into the totals: float32 sums of 32 terms lose
-  // nothing measurable, sums of thousands do. Index: pair i, field f -> i * NF + f.
-  var acc_e: array<vec2<f32>, KP * NF>;
-  var acc_o: array<vec2<f32>, KP * NF>;
-  var tot_e: array<vec2<f32>, KP * NF>;
-  var tot_o: array<vec2<f32>, KP * NF>;
+  // nothing measurable, sums of thousands do. Index (h KP + i) NF + f: parity h of l - m
+  // (0 even, 1 odd), pair i, field f.
+  var acc: array<vec2<f32>, 2u * KP * NF>;
+  var tot: array<vec2<f32>, 2u * KP * NF>;
 
   for (var base = 0u; base < nl; base += WG) {
     workgroupBarrier();  // the previous span is consumed
@@ -116,46 +116,47 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     }
     workgroupBarrier();
     let cnt = min(WG, nl - base);
-    for (var j = 0u; j < cnt; j++) {
-      let dl = base + j;  // l - m
-      let c = coef_s[j];
-      /*unroll*/ for (var i = 0u; i < KP; i++) {
-        if (dl > 0u) {
-          // nodes as hi + lo pairs: float32 cos(theta) alone is off by ~1e-8 absolute, a
-          // large relative error in theta next to the poles
-          if (xt[i].x > X0) {
-            // d_l = E d_{l-1} - A t y_{l-1}; y_l = C y_{l-1} + d_l: no cancellation at x ~ 1
-            let pt = fma(xt[i].z, y1[i], xt[i].w * y1[i]);
-            z[i] = fma(-c.x, pt, c.w * z[i]);
-            y1[i] = fma(c.z, y1[i], z[i]);
-          } else {
-            let v = fma(xt[i].x, y1[i], xt[i].y * y1[i]);
-            let y = fma(c.x, v, c.y * z[i]);
-            z[i] = y1[i];
-            y1[i] = y;
+    // two degrees per iteration, even then odd l - m (base is even): the parity of each
+    // step is known where it is written
+    for (var j = 0u; j < cnt; j += 2u) {
+      /*unroll*/ for (var h = 0u; h < 2u; h++) {
+        let jh = j + h;
+        if (jh < cnt) {
+          let dl = base + jh;  // l - m
+          let c = coef_s[jh];
+          /*unroll*/ for (var i = 0u; i < KP; i++) {
+            if (dl > 0u) {
+              // nodes as hi + lo pairs: float32 cos(theta) alone is off by ~1e-8
+              // absolute, a large relative error in theta next to the poles
+              if (xt[i].x > X0) {
+                // d_l = E d_{l-1} - A t y_{l-1}; y_l = C y_{l-1} + d_l: no cancellation at x ~ 1
+                let pt = fma(xt[i].z, y1[i], xt[i].w * y1[i]);
+                z[i] = fma(-c.x, pt, c.w * z[i]);
+                y1[i] = fma(c.z, y1[i], z[i]);
+              } else {
+                let v = fma(xt[i].x, y1[i], xt[i].y * y1[i]);
+                let y = fma(c.x, v, c.y * z[i]);
+                z[i] = y1[i];
+                y1[i] = y;
+              }
+              if (k[i] < 0 && abs(y1[i]) > THRESHOLD) {
+                z[i] = z[i] * SHRINK;
+                y1[i] = y1[i] * SHRINK;
+                k[i] = k[i] + 1;
+              }
+            }
+            let v = vec2<f32>(select(0.0, y1[i], k[i] == 0));
+            /*unroll*/ for (var f = 0u; f < NF; f++) {
+              let n = (h * KP + i) * NF + f;
+              acc[n] = fma(v, q_s[f * WG + jh], acc[n]);
+            }
           }
-          if (k[i] < 0 && abs(y1[i]) > THRESHOLD) {
-            z[i] = z[i] * SHRINK;
-            y1[i] = y1[i] * SHRINK;
-            k[i] = k[i] + 1;
-          }
-        }
-        let v = vec2<f32>(select(0.0, y1[i], k[i] == 0));
-        if ((dl & 1u) == 0u) {
-          /*unroll*/ for (var f = 0u; f < NF; f++) { acc_e[i * NF + f] = fma(v, q_s[f * WG + j], acc_e[i * NF + f]); }
-        } else {
-          /*unroll*/ for (var f = 0u; f < NF; f++) { acc_o[i * NF + f] = fma(v, q_s[f * WG + j], acc_o[i * NF + f]); }
         }
       }
     }
-    /*unroll*/ for (var i = 0u; i < KP; i++) {
-      /*unroll*/ for (var f = 0u; f < NF; f++) {
-        let n = i * NF + f;
-        tot_e[n] = tot_e[n] + acc_e[n];
-        tot_o[n] = tot_o[n] + acc_o[n];
-        acc_e[n] = vec2<f32>(0.0);
-        acc_o[n] = vec2<f32>(0.0);
-      }
+    /*unroll*/ for (var n = 0u; n < ACCS; n++) {
+      tot[n] = tot[n] + acc[n];
+      acc[n] = vec2<f32>(0.0);
     }
   }
 
@@ -165,9 +166,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     /*unroll*/ for (var f = 0u; f < NF; f++) {
       let b = b0 + f;
       if (i_n < pc.npairs && b < pc.nfields) {
-        F[(b * pc.nlat + i_n) * mc + m] = tot_e[i * NF + f] + tot_o[i * NF + f];
+        let even = tot[i * NF + f];
+        let odd = tot[(KP + i) * NF + f];
+        F[(b * pc.nlat + i_n) * mc + m] = even + odd;
         if (i_s != i_n) {
-          F[(b * pc.nlat + i_s) * mc + m] = tot_e[i * NF + f] - tot_o[i * NF + f];
+          F[(b * pc.nlat + i_s) * mc + m] = even - odd;
         }
       }
     }
