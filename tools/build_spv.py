@@ -136,6 +136,21 @@ def unroll(text: str, subs: dict[str, object], origin: str = "<wgsl>") -> str:
     return text
 
 
+_INCLUDE = re.compile(r"^//! include (\S+)$", re.MULTILINE)
+
+
+def expand_includes(text: str, src_dir: Path) -> str:
+    """Replace each ``//! include NAME`` line by the file ``src_dir/NAME`` (``.wgsli``):
+    code shared by the stages of one family lives once, WGSL having no includes."""
+    def repl(m: re.Match[str]) -> str:
+        path = src_dir / m.group(1)
+        if not path.is_file():
+            raise BuildError(f"include {m.group(1)!r}: no such file in {src_dir}")
+        return path.read_text().rstrip("\n")
+
+    return _INCLUDE.sub(repl, text)
+
+
 def plan(src_dir: Path = WGSL_DIR) -> list[tuple[Path, str, str]]:
     """List ``(source, output stem, substituted WGSL text)`` for every output to build."""
     src_dir = Path(src_dir)
@@ -148,7 +163,7 @@ def plan(src_dir: Path = WGSL_DIR) -> list[tuple[Path, str, str]]:
         raise BuildError(f"{vfile}: entries without a .wgsl source: {orphans}")
     jobs: list[tuple[Path, str, str]] = []
     for src in sources:
-        text = src.read_text()
+        text = expand_includes(src.read_text(), src_dir)
         if src.stem in variants:
             vlist = variants[src.stem]
             if not isinstance(vlist, list) or not vlist:

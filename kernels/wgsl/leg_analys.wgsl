@@ -27,47 +27,13 @@ const WG: u32 = 128u;
 const SPAN: u32 = 16u;
 const NF: u32 = {{NF}}u;
 const KP: u32 = 4u;  // latitude pairs per thread in a chunk
-const SCALE_BITS: i32 = 64;
-const THRESHOLD: f32 = 4294967296.0;     // 2^32
-const SHRINK: f32 = 5.421010862427522e-20; // 2^-64
-const X0: f32 = 0.573576436;  // cos(55 deg): rows closer to the pole run the difference form
 
 var<workgroup> coef_s: array<vec4<f32>, SPAN>;
 // partial sums [group][span][field]: WG * SPAN entries, which holds NF = 1 with one group
 // per thread (SG=0), or NF <= 4 with subgroups of 4 or more threads (SG=1)
 var<workgroup> part: array<vec2<f32>, 2048>;
 
-fn exp2i(n: i32) -> f32 {
-  return bitcast<f32>(u32(n + 127) << 23u);
-}
-
-fn floor_div(a: i32, b: i32) -> i32 {
-  return select(a / b, -((-a + b - 1) / b), a < 0);
-}
-
-fn seed(m: u32, p: u32) -> vec2<f32> {
-  var ph = mseed[m].x;
-  var pl = mseed[m].y;
-  var pe = 0;
-  for (var j = 0u; j < pc.nbits; j++) {
-    if (((m >> j) & 1u) != 0u) {
-      let t = powtab[p * pc.nbits + j];
-      let hi = ph * t.x;
-      var lo = fma(ph, t.x, -hi);
-      lo = lo + (ph * t.y + pl * t.x);
-      ph = hi + lo;
-      pl = lo - (ph - hi);
-      pe = pe + i32(t.z);
-    }
-  }
-  let bits = bitcast<u32>(ph);
-  let e = i32((bits >> 23u) & 0xffu) - 126;
-  let fr = bitcast<f32>((bits & 0x807fffffu) | 0x3f000000u);
-  let total = pe + e;
-  let k = floor_div(total + 32, SCALE_BITS);
-  let y = (fr + pl * exp2i(-e)) * exp2i(total - SCALE_BITS * k);
-  return vec2<f32>(select(y, 0.0, ph == 0.0), f32(k));
-}
+//! include legendre_core.wgsli
 
 fn group_sum(v: vec2<f32>) -> vec2<f32> {  // a subgroup sum (SG=1) or the value itself
   return {{GROUP_SUM}};
@@ -89,9 +55,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
 
   for (var c0 = 0u; c0 < pc.npairs; c0 += WG * KP) {
     var xt: array<vec4<f32>, KP>;
-    var y1: array<f32, KP>;
-    var z: array<f32, KP>;  // y_{l-2} (standard form) or d_{l-1} (difference form)
-    var k: array<i32, KP>;
+    var r: array<Rec, KP>;  // recurrence state of each pair
     // even (h = 0) and odd (h = 1) parity combinations of the weighted north and south
     // rows; index (h KP + i) NF + f
     var g: array<vec2<f32>, 2u * KP * NF>;
@@ -100,9 +64,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
       let valid = p < pc.npairs;
       let pp = select(0u, p, valid);
       xt[i] = xtab[pp];
-      let s = seed(m, pp);
-      y1[i] = s.x;
-      k[i] = i32(s.y);
+      r[i] = start(m, pp);
       let w = select(0.0, wtab[pp], valid);
       let i_n = pp;
       let i_s = pc.nlat - 1u - pp;
@@ -134,24 +96,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
             var acc: array<vec2<f32>, NF>;
             /*unroll*/ for (var i = 0u; i < KP; i++) {
               if (dl > 0u) {
-                if (xt[i].x > X0) {
-                  // difference form, as in leg_synth.wgsl
-                  let pt = fma(xt[i].z, y1[i], xt[i].w * y1[i]);
-                  z[i] = fma(-c.x, pt, c.w * z[i]);
-                  y1[i] = fma(c.z, y1[i], z[i]);
-                } else {
-                  let v = fma(xt[i].x, y1[i], xt[i].y * y1[i]);
-                  let y = fma(c.x, v, c.y * z[i]);
-                  z[i] = y1[i];
-                  y1[i] = y;
-                }
-                if (k[i] < 0 && abs(y1[i]) > THRESHOLD) {
-                  z[i] = z[i] * SHRINK;
-                  y1[i] = y1[i] * SHRINK;
-                  k[i] = k[i] + 1;
-                }
+                r[i] = step(xt[i], c, r[i]);
               }
-              let v = vec2<f32>(select(0.0, y1[i], k[i] == 0));
+              let v = vec2<f32>(value(r[i]));
               /*unroll*/ for (var f = 0u; f < NF; f++) {
                 acc[f] = fma(v, g[(h * KP + i) * NF + f], acc[f]);
               }

@@ -27,53 +27,13 @@ const NF: u32 = {{NF}}u;
 // and hide each other's latency
 const KP: u32 = 2u;
 const ACCS: u32 = {{ACCS}}u;  // 2 KP NF accumulators, as a literal for the unroller
-const SCALE_BITS: i32 = 64;
-const THRESHOLD: f32 = 4294967296.0;     // 2^32
-const SHRINK: f32 = 5.421010862427522e-20; // 2^-64
-const X0: f32 = 0.573576436;  // cos(55 deg): rows closer to the pole run the difference form
 
 // One span of WG degrees l, staged in workgroup memory: every thread reads the same
 // coefficients, so they are loaded once per workgroup instead of once per thread.
 var<workgroup> coef_s: array<vec4<f32>, WG>;
 var<workgroup> q_s: array<vec2<f32>, 256>;  // WG * NF, NF <= 4
 
-fn exp2i(n: i32) -> f32 {
-  // 2^n for n in [-126, 127], exact, without device exp2
-  return bitcast<f32>(u32(n + 127) << 23u);
-}
-
-fn floor_div(a: i32, b: i32) -> i32 {
-  return select(a / b, -((-a + b - 1) / b), a < 0);
-}
-
-// The seed c_m sin^m theta as a scaled value y (returned in .x) and exponent counter k
-// (in .y, as f32: exact for the small integers it holds).
-fn seed(m: u32, p: u32) -> vec2<f32> {
-  var ph = mseed[m].x;
-  var pl = mseed[m].y;
-  var pe = 0;
-  for (var j = 0u; j < pc.nbits; j++) {
-    if (((m >> j) & 1u) != 0u) {
-      let t = powtab[p * pc.nbits + j];
-      // double-float product: sin^m to full float32 accuracy for any m (a plain float32
-      // power loses about m ulps)
-      let hi = ph * t.x;
-      var lo = fma(ph, t.x, -hi);
-      lo = lo + (ph * t.y + pl * t.x);
-      ph = hi + lo;
-      pl = lo - (ph - hi);
-      pe = pe + i32(t.z);
-    }
-  }
-  // frexp by bit manipulation: ph = fr 2^e with fr in [0.5, 1)
-  let bits = bitcast<u32>(ph);
-  let e = i32((bits >> 23u) & 0xffu) - 126;
-  let fr = bitcast<f32>((bits & 0x807fffffu) | 0x3f000000u);
-  let total = pe + e;
-  let k = floor_div(total + 32, SCALE_BITS);
-  let y = (fr + pl * exp2i(-e)) * exp2i(total - SCALE_BITS * k);
-  return vec2<f32>(select(y, 0.0, ph == 0.0), f32(k));
-}
+//! include legendre_core.wgsli
 
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid3: vec3<u32>) {
@@ -86,15 +46,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
   let nl = pc.lmax + 1u - m;
 
   var xt: array<vec4<f32>, KP>;
-  var y1: array<f32, KP>;
-  var z: array<f32, KP>;  // y_{l-2} (standard form) or d_{l-1} (difference form)
-  var k: array<i32, KP>;
+  var r: array<Rec, KP>;  // recurrence state of each pair
   /*unroll*/ for (var i = 0u; i < KP; i++) {
     let pp = min(p0 + i * WG, pc.npairs - 1u);
     xt[i] = xtab[pp];
-    let s = seed(m, pp);
-    y1[i] = s.x;
-    k[i] = i32(s.y);
+    r[i] = start(m, pp);
   }
 
   // partial sums of one span, flushed into the totals: float32 sums of 32 terms lose
@@ -126,26 +82,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
           let c = coef_s[jh];
           /*unroll*/ for (var i = 0u; i < KP; i++) {
             if (dl > 0u) {
-              // nodes as hi + lo pairs: float32 cos(theta) alone is off by ~1e-8
-              // absolute, a large relative error in theta next to the poles
-              if (xt[i].x > X0) {
-                // d_l = E d_{l-1} - A t y_{l-1}; y_l = C y_{l-1} + d_l: no cancellation at x ~ 1
-                let pt = fma(xt[i].z, y1[i], xt[i].w * y1[i]);
-                z[i] = fma(-c.x, pt, c.w * z[i]);
-                y1[i] = fma(c.z, y1[i], z[i]);
-              } else {
-                let v = fma(xt[i].x, y1[i], xt[i].y * y1[i]);
-                let y = fma(c.x, v, c.y * z[i]);
-                z[i] = y1[i];
-                y1[i] = y;
-              }
-              if (k[i] < 0 && abs(y1[i]) > THRESHOLD) {
-                z[i] = z[i] * SHRINK;
-                y1[i] = y1[i] * SHRINK;
-                k[i] = k[i] + 1;
-              }
+              r[i] = step(xt[i], c, r[i]);
             }
-            let v = vec2<f32>(select(0.0, y1[i], k[i] == 0));
+            let v = vec2<f32>(value(r[i]));
             /*unroll*/ for (var f = 0u; f < NF; f++) {
               let n = (h * KP + i) * NF + f;
               acc[n] = fma(v, q_s[f * WG + jh], acc[n]);
