@@ -23,7 +23,7 @@
 // so the f32 result is as accurate as the table. The direct sums add blocks of 32 terms,
 // which keeps rounding growth ~ sqrt(32) + sqrt(n / 32) rather than sqrt(n).
 //
-// fft_analys.wgsl carries the same FFT core (WGSL has no #include); keep the two in sync.
+// fft_analys.wgsl shares the FFT core, kernels/wgsl/fft_core.wgsli, with this kernel.
 
 struct Params { NL: u32, NP: u32, mc: u32, B: u32 }
 var<immediate> pc: Params;
@@ -38,34 +38,9 @@ var<immediate> pc: Params;
 const WG: u32 = 128u;
 // Largest half-length FFT. 2 x 2048 f32 = 16 KB of workgroup memory: half the 32 KB
 // limit of lavapipe and Metal, and room for several resident workgroups per SM / CU.
-const HALF: u32 = 2048u;
-const Q2: u32 = 8u;  // HALF / 2 / WG radix-2 butterflies per thread, at most
-const Q4: u32 = 4u;  // HALF / 4 / WG radix-4 butterflies per thread, at most
 // DIRECT path: F coefficients per tile (re at [t], im at [HALF + t]).
 const TILE: u32 = 2048u;  // HALF
 
-// Complex data live split (re at [n], im at [HALF + n]): 32-bit accesses with unit
-// stride across threads are bank-conflict free, where interleaved vec2 would not be.
-var<workgroup> sm: array<f32, 4096>;
-
-fn cmul(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> {
-  return vec2<f32>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
-}
-
-// exp(sgn 2 pi i idx / NP), sgn = +-1.
-fn rot(idx: u32, sgn: f32) -> vec2<f32> {
-  let t = twiddle[idx];
-  return vec2<f32>(t.x, sgn * t.y);
-}
-
-fn ld(n: u32) -> vec2<f32> {
-  return vec2<f32>(sm[n], sm[HALF + n]);
-}
-
-fn st(n: u32, v: vec2<f32>) {
-  sm[n] = v.x;
-  sm[HALF + n] = v.y;
-}
 
 //! include fft_core.wgsli
 
