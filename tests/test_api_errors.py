@@ -104,3 +104,24 @@ def test_load_rejects_a_corrupted_module(vulkan, tmp_path):
 def test_load_rejects_a_missing_manifest(tmp_path):
     with pytest.raises(ValueError, match="no manifest.json there"):
         ireesht.load(tmp_path)
+
+
+def test_device_without_subgroup_arithmetic_falls_back(vulkan, monkeypatch, rng):
+    # a device without subgroup arithmetic fails to create the kernel that declares it
+    # (SPIR-V OpCapability GroupNonUniformArithmetic); compile falls back to the
+    # workgroup-tree variant, and info says so
+    from ireesht import runtime
+
+    capability = (0x00020011).to_bytes(4, "little") + (63).to_bytes(4, "little")
+    real = runtime.Session
+
+    def device_without_subgroups(vmfb, target):
+        if capability in vmfb:
+            raise runtime.ExecutableLoadError("vkCreateComputePipelines failed (simulated)")
+        return real(vmfb, target)
+
+    monkeypatch.setattr(runtime, "Session", device_without_subgroups)
+    mod = ireesht.compile(9)
+    assert mod.info["variants"]["analysis_reduction"] == "workgroup tree"
+    q = random_coefficients(rng, 9, 9)
+    assert np.linalg.norm(mod.analys(mod.synth(q)) - q) <= 2e-6 * np.linalg.norm(q)
