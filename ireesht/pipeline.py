@@ -8,10 +8,11 @@ import string
 from collections.abc import Sequence
 from pathlib import Path
 
-from ireesht.plan import SYNTH_PAIRS_PER_THREAD, SYNTH_WG, Plan
+from ireesht.plan import SYNTH_PAIRS_PER_THREAD, SYNTH_WG, Plan, analys_fields_per_thread
 
 # iree-compile flags selecting the device of each ireesht target
 TARGET_FLAGS: dict[str, list[str]] = {"vulkan": ["--iree-hal-target-device=vulkan"]}
+
 
 def mlir_dir() -> Path:
     """Directory of the pipeline templates: the installed package data, or the source tree."""
@@ -31,11 +32,6 @@ def kernel_objects(plan: Plan) -> dict[str, str]:
         "fft_synth": "fft_synth.spv",
         "fft_analys": "fft_analys.spv",
     }
-
-
-def analys_fields_per_thread(plan: Plan) -> int:
-    # the tree-reduction variant keeps one group per thread, which leaves room for one field
-    return plan.fields_per_thread if plan.subgroups else 1
 
 
 def render(plan: Plan) -> str:

@@ -162,3 +162,9 @@ class Plan:
             "wtab": wtab,
             "twiddle": twiddle,
         }
+
+
+def analys_fields_per_thread(plan: Plan) -> int:
+    """Fields per thread of the analysis kernel: the workgroup-tree variant keeps one
+    group per thread, which leaves workgroup memory for one field only."""
+    return plan.fields_per_thread if plan.subgroups else 1
