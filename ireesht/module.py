@@ -45,6 +45,7 @@ class Module:
         self._tables = {k: self._session.upload(v) for k, v in tables.items()}
         self._synth_args = [self._tables[k] for k in SYNTH_TABLES]
         self._analys_args = [self._tables[k] for k in ANALYS_TABLES]
+        self._workspace: dict[str, tuple[int, list]] = {}
         g = plan.make_grid()
         self.info: dict[str, Any] = {
             **info,
@@ -67,12 +68,19 @@ class Module:
             )
 
     # --- transforms ------------------------------------------------------------
-    def synth(self, qlm):
-        """Synthesis: ``(..., nlm)`` complex -> ``(..., nlat, nphi)`` float32 (see class doc)."""
+    def synth(self, qlm, out=None):
+        """Synthesis: ``(..., nlm)`` complex -> ``(..., nlat, nphi)`` float32 (see class doc).
+
+        For a device-array ``qlm``, ``out`` may be a device array ``(B, nlat, nphi)`` float32
+        to write into (the fast path: no allocation per call); it is returned.
+        """
         p = self.plan
         if rtmod.is_device_array(qlm):
             rtmod.check_device_array("qlm", qlm, (p.nlm, 2))
-            return self._session.call("synth", *self._synth_args, qlm)
+            if out is None:
+                return self._session.call("synth", *self._synth_args, qlm)
+            rtmod.check_device_array("out", out, (p.nlat, p.nphi), batch=qlm.shape[0])
+            return self._into("synth", self._synth_args, qlm, out, (p.nlat, p.mc, 2))
         q = _as_array("qlm", qlm, complex_=True)
         if q.ndim < 1 or q.shape[-1] != p.nlm:
             raise ValueError(
@@ -82,15 +90,23 @@ class Module:
         flat = np.ascontiguousarray(q.reshape(-1, p.nlm), dtype=np.complex64)
         if flat.shape[0] == 0:
             return np.zeros(lead + (p.nlat, p.nphi), np.float32)
-        out = self._session.call("synth", *self._synth_args, flat.view(np.float32).reshape(-1, p.nlm, 2))
-        return self._session.to_numpy(out).reshape(lead + (p.nlat, p.nphi))
+        f = self._into("synth", self._synth_args, flat.view(np.float32).reshape(-1, p.nlm, 2),
+                       None, (p.nlat, p.mc, 2), (p.nlat, p.nphi))
+        return self._session.to_numpy(f).reshape(lead + (p.nlat, p.nphi))
 
-    def analys(self, f):
-        """Analysis: ``(..., nlat, nphi)`` real -> ``(..., nlm)`` complex64 (see class doc)."""
+    def analys(self, f, out=None):
+        """Analysis: ``(..., nlat, nphi)`` real -> ``(..., nlm)`` complex64 (see class doc).
+
+        For a device-array ``f``, ``out`` may be a device array ``(B, nlm, 2)`` float32 to
+        write into (no allocation per call); it is returned.
+        """
         p = self.plan
         if rtmod.is_device_array(f):
             rtmod.check_device_array("spatial", f, (p.nlat, p.nphi))
-            return self._session.call("analys", *self._analys_args, f)
+            if out is None:
+                return self._session.call("analys", *self._analys_args, f)
+            rtmod.check_device_array("out", out, (p.nlm, 2), batch=f.shape[0])
+            return self._into("analys", self._analys_args, f, out, (p.nlat, p.mc, 2))
         x = _as_array("spatial", f, complex_=False)
         if x.ndim < 2 or x.shape[-2:] != (p.nlat, p.nphi):
             raise ValueError(
@@ -100,9 +116,22 @@ class Module:
         flat = np.ascontiguousarray(x.reshape(-1, p.nlat, p.nphi), dtype=np.float32)
         if flat.shape[0] == 0:
             return np.zeros(lead + (p.nlm,), np.complex64)
-        out = self._session.call("analys", *self._analys_args, flat)
-        q = self._session.to_numpy(out)
-        return q.view(np.complex64).reshape(lead + (p.nlm,))
+        q = self._into("analys", self._analys_args, flat, None, (p.nlat, p.mc, 2), (p.nlm, 2))
+        return self._session.to_numpy(q).view(np.complex64).reshape(lead + (p.nlm,))
+
+    def _into(self, name: str, tables: list, x, out, ws_shape: tuple, out_shape: tuple = ()):
+        """Call ``<name>_into`` with device buffers for the result and the intermediate F
+        kept across calls of the same batch size: IREE then allocates nothing per call.
+        ``out=None`` uses a kept result buffer too (only for results copied to the host)."""
+        batch = x.shape[0]
+        kept_batch, buffers = self._workspace.get(name, (None, None))
+        if kept_batch != batch:
+            buffers = [self._session.empty((batch, *ws_shape))]
+            if out_shape:
+                buffers.append(self._session.empty((batch, *out_shape)))
+            self._workspace[name] = (batch, buffers)
+        result = out if out is not None else buffers[1]
+        return self._session.call(f"{name}_into", *tables, x, result, buffers[0])[0]
 
     # --- artifacts -------------------------------------------------------------
     def save(self, path: str | os.PathLike) -> Path:

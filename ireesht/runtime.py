@@ -76,6 +76,10 @@ class Session:
         """Copy a host array to the device (once; pass the result on every call)."""
         return rt.asdevicearray(self.device, np.ascontiguousarray(array))
 
+    def empty(self, shape: tuple[int, ...]) -> rt.DeviceArray:
+        """A float32 device array whose contents are undefined (one upload when made)."""
+        return rt.asdevicearray(self.device, np.empty(shape, np.float32))
+
     def call(self, name: str, *args) -> rt.DeviceArray:
         return self.functions[name](*args)
 
@@ -113,11 +117,17 @@ def is_device_array(value) -> bool:
     return isinstance(value, rt.DeviceArray)
 
 
-def check_device_array(name: str, array: rt.DeviceArray, trailing: tuple[int, ...]) -> None:
+def check_device_array(
+    name: str, array, trailing: tuple[int, ...], batch: int | None = None
+) -> None:
     """Device inputs are not copied to the host, so only shape and dtype are checked."""
+    if not is_device_array(array):
+        raise ValueError(f"{name}: {type(array).__name__}, expected an iree.runtime.DeviceArray")
     shape = tuple(array.shape)
-    if len(shape) != len(trailing) + 1 or shape[1:] != trailing or array.dtype != np.float32:
+    lead = "B" if batch is None else str(batch)
+    if (len(shape) != len(trailing) + 1 or shape[1:] != trailing or array.dtype != np.float32
+            or (batch is not None and shape[0] != batch)):
         raise ValueError(
-            f"{name}: device array {shape} {array.dtype}, expected (B, "
+            f"{name}: device array {shape} {array.dtype}, expected ({lead}, "
             + ", ".join(map(str, trailing)) + ") float32"
         )

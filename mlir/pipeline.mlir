@@ -33,10 +33,10 @@
 ]>
 
 module @sht {
-  func.func @synth(%xtab: tensor<${npairs}x4xf32>, %powtab: tensor<${npow}x4xf32>,
+  func.func private @synth_impl(%xtab: tensor<${npairs}x4xf32>, %powtab: tensor<${npow}x4xf32>,
                    %mseed: tensor<${mc}x2xf32>, %coef: tensor<${nlm}x4xf32>, %stab: tensor<${nlm}xf32>,
-                   %twiddle: tensor<${nphi}x2xf32>,
-                   %q: tensor<?x${nlm}x2xf32>) -> tensor<?x${nlat}x${nphi}xf32> {
+                   %twiddle: tensor<${nphi}x2xf32>, %q: tensor<?x${nlm}x2xf32>)
+      -> (tensor<?x${nlat}x${nphi}xf32>, tensor<?x${nlat}x${mc}x2xf32>) {
     %c0 = arith.constant 0 : index
     %b = tensor.dim %q, %c0 : tensor<?x${nlm}x2xf32>
     %nb = arith.index_cast %b : index to i32
@@ -72,13 +72,14 @@ module @sht {
       }
       layout(#fft_layout)
       objects({ #spirv ordinal(0) = [#hal.executable.object<{path = "${fft_synth}"}>] })
-    return %f : tensor<?x${nlat}x${nphi}xf32>
+    return %f, %F : tensor<?x${nlat}x${nphi}xf32>, tensor<?x${nlat}x${mc}x2xf32>
   }
 
-  func.func @analys(%xtab: tensor<${npairs}x4xf32>, %powtab: tensor<${npow}x4xf32>,
+  func.func private @analys_impl(%xtab: tensor<${npairs}x4xf32>, %powtab: tensor<${npow}x4xf32>,
                     %mseed: tensor<${mc}x2xf32>, %coef: tensor<${nlm}x4xf32>, %stab: tensor<${nlm}xf32>,
                     %wtab: tensor<${npairs}xf32>, %twiddle: tensor<${nphi}x2xf32>,
-                    %f: tensor<?x${nlat}x${nphi}xf32>) -> tensor<?x${nlm}x2xf32> {
+                    %f: tensor<?x${nlat}x${nphi}xf32>)
+      -> (tensor<?x${nlm}x2xf32>, tensor<?x${nlat}x${mc}x2xf32>) {
     %c0 = arith.constant 0 : index
     %b = tensor.dim %f, %c0 : tensor<?x${nlat}x${nphi}xf32>
     %nb = arith.index_cast %b : index to i32
@@ -114,6 +115,58 @@ module @sht {
       }
       layout(#leg_analys_layout)
       objects({ #spirv ordinal(0) = [#hal.executable.object<{path = "${leg_analys}"}>] })
+    return %q, %F : tensor<?x${nlm}x2xf32>, tensor<?x${nlat}x${mc}x2xf32>
+  }
+
+  // The exported functions. synth / analys allocate their result and the intermediate F
+  // on every call; synth_into / analys_into write them into buffers the caller passes
+  // (iree.abi.output), which halves IREE's host cost per call on Vulkan (BENCHMARKS.md).
+  func.func @synth(%xtab: tensor<${npairs}x4xf32>, %powtab: tensor<${npow}x4xf32>,
+                   %mseed: tensor<${mc}x2xf32>, %coef: tensor<${nlm}x4xf32>, %stab: tensor<${nlm}xf32>,
+                   %twiddle: tensor<${nphi}x2xf32>,
+                   %q: tensor<?x${nlm}x2xf32>) -> tensor<?x${nlat}x${nphi}xf32> {
+    %f, %F = call @synth_impl(%xtab, %powtab, %mseed, %coef, %stab, %twiddle, %q)
+        : (tensor<${npairs}x4xf32>, tensor<${npow}x4xf32>, tensor<${mc}x2xf32>, tensor<${nlm}x4xf32>,
+           tensor<${nlm}xf32>, tensor<${nphi}x2xf32>, tensor<?x${nlm}x2xf32>)
+          -> (tensor<?x${nlat}x${nphi}xf32>, tensor<?x${nlat}x${mc}x2xf32>)
+    return %f : tensor<?x${nlat}x${nphi}xf32>
+  }
+
+  func.func @synth_into(%xtab: tensor<${npairs}x4xf32>, %powtab: tensor<${npow}x4xf32>,
+                        %mseed: tensor<${mc}x2xf32>, %coef: tensor<${nlm}x4xf32>, %stab: tensor<${nlm}xf32>,
+                        %twiddle: tensor<${nphi}x2xf32>, %q: tensor<?x${nlm}x2xf32>,
+                        %f_out: tensor<?x${nlat}x${nphi}xf32> {iree.abi.output = 0 : index},
+                        %F_ws: tensor<?x${nlat}x${mc}x2xf32> {iree.abi.output = 1 : index})
+      -> (tensor<?x${nlat}x${nphi}xf32>, tensor<?x${nlat}x${mc}x2xf32>) {
+    %f, %F = call @synth_impl(%xtab, %powtab, %mseed, %coef, %stab, %twiddle, %q)
+        : (tensor<${npairs}x4xf32>, tensor<${npow}x4xf32>, tensor<${mc}x2xf32>, tensor<${nlm}x4xf32>,
+           tensor<${nlm}xf32>, tensor<${nphi}x2xf32>, tensor<?x${nlm}x2xf32>)
+          -> (tensor<?x${nlat}x${nphi}xf32>, tensor<?x${nlat}x${mc}x2xf32>)
+    return %f, %F : tensor<?x${nlat}x${nphi}xf32>, tensor<?x${nlat}x${mc}x2xf32>
+  }
+
+  func.func @analys(%xtab: tensor<${npairs}x4xf32>, %powtab: tensor<${npow}x4xf32>,
+                    %mseed: tensor<${mc}x2xf32>, %coef: tensor<${nlm}x4xf32>, %stab: tensor<${nlm}xf32>,
+                    %wtab: tensor<${npairs}xf32>, %twiddle: tensor<${nphi}x2xf32>,
+                    %f: tensor<?x${nlat}x${nphi}xf32>) -> tensor<?x${nlm}x2xf32> {
+    %q, %F = call @analys_impl(%xtab, %powtab, %mseed, %coef, %stab, %wtab, %twiddle, %f)
+        : (tensor<${npairs}x4xf32>, tensor<${npow}x4xf32>, tensor<${mc}x2xf32>, tensor<${nlm}x4xf32>,
+           tensor<${nlm}xf32>, tensor<${npairs}xf32>, tensor<${nphi}x2xf32>, tensor<?x${nlat}x${nphi}xf32>)
+          -> (tensor<?x${nlm}x2xf32>, tensor<?x${nlat}x${mc}x2xf32>)
     return %q : tensor<?x${nlm}x2xf32>
+  }
+
+  func.func @analys_into(%xtab: tensor<${npairs}x4xf32>, %powtab: tensor<${npow}x4xf32>,
+                         %mseed: tensor<${mc}x2xf32>, %coef: tensor<${nlm}x4xf32>, %stab: tensor<${nlm}xf32>,
+                         %wtab: tensor<${npairs}xf32>, %twiddle: tensor<${nphi}x2xf32>,
+                         %f: tensor<?x${nlat}x${nphi}xf32>,
+                         %q_out: tensor<?x${nlm}x2xf32> {iree.abi.output = 0 : index},
+                         %F_ws: tensor<?x${nlat}x${mc}x2xf32> {iree.abi.output = 1 : index})
+      -> (tensor<?x${nlm}x2xf32>, tensor<?x${nlat}x${mc}x2xf32>) {
+    %q, %F = call @analys_impl(%xtab, %powtab, %mseed, %coef, %stab, %wtab, %twiddle, %f)
+        : (tensor<${npairs}x4xf32>, tensor<${npow}x4xf32>, tensor<${mc}x2xf32>, tensor<${nlm}x4xf32>,
+           tensor<${nlm}xf32>, tensor<${npairs}xf32>, tensor<${nphi}x2xf32>, tensor<?x${nlat}x${nphi}xf32>)
+          -> (tensor<?x${nlm}x2xf32>, tensor<?x${nlat}x${mc}x2xf32>)
+    return %q, %F : tensor<?x${nlm}x2xf32>, tensor<?x${nlat}x${mc}x2xf32>
   }
 }

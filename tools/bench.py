@@ -13,7 +13,8 @@ Two steps, so the GPU machine needs only the runtime:
 loads each, and for batch 1 (fields_per_thread 1) and batch 16 (fields_per_thread 4):
 
 - wall: median per-call time of ``synth`` / ``analys`` on device-resident inputs, results
-  left on the device (synchronous calls, as a user makes them);
+  left on the device (synchronous calls, as a user makes them), with IREE allocating the
+  result and the intermediate per call ("alloc"), and into caller-owned buffers ("into");
 - gpu: device time of each dispatch from IREE's HAL profiler (iree-benchmark-module with
   ``--device_profiling_mode=dispatch-events``, then ``iree-profile statistics``), per stage;
 - floor: the Legendre compute floor of DESIGN.md, lmax^3 FMA per field at 33.5e12 FMA/s
@@ -46,6 +47,13 @@ BATCHES = {1: 1, 16: 4}  # batch -> fields_per_thread
 # no custom kernel. Its per-call cost is IREE's alone.
 MINIMAL_MLIR = """
 func.func @add1(%x: tensor<1024xf32>) -> tensor<1024xf32> {
+  %one = arith.constant dense<1.0> : tensor<1024xf32>
+  %y = arith.addf %x, %one : tensor<1024xf32>
+  return %y : tensor<1024xf32>
+}
+
+func.func @add1_into(%x: tensor<1024xf32>, %out: tensor<1024xf32> {iree.abi.output = 0 : index})
+    -> tensor<1024xf32> {
   %one = arith.constant dense<1.0> : tensor<1024xf32>
   %y = arith.addf %x, %one : tensor<1024xf32>
   return %y : tensor<1024xf32>
@@ -168,13 +176,17 @@ def run(root: Path, peers: bool, n: int) -> None:
         err_syn = rel_l2(f[0], reference.synth(q[0], p.lmax, p.mmax, p.make_grid())) if p.lmax <= 1023 else float("nan")
         wall_s = median_ms(lambda: mod.synth(q_dev), n)
         wall_a = median_ms(lambda: mod.analys(f_dev), n)
+        f_out = mod._session.empty((batch, p.nlat, p.nphi))
+        q_out = mod._session.empty((batch, p.nlm, 2))
+        into_s = median_ms(lambda: mod.synth(q_dev, out=f_out), n)
+        into_a = median_ms(lambda: mod.analys(f_dev, out=q_out), n)
         t = mod.plan.tables()
         with tempfile.TemporaryDirectory() as tmp:
             gs = gpu_stage_ms(mod, "synth", [t[k] for k in SYNTH_TABLES] + [q_host], Path(tmp))
             ga = gpu_stage_ms(mod, "analys", [t[k] for k in ANALYS_TABLES] + [f], Path(tmp))
         floor_ms = 1e3 * batch * p.lmax**3 / H200_FMA_PER_S
         row = dict(lmax=p.lmax, batch=batch, device=mod.info["device"], wall_synth=wall_s,
-                   wall_analys=wall_a, gpu_synth_leg=gs[0], gpu_synth_fft=gs[1],
+                   wall_analys=wall_a, into_synth=into_s, into_analys=into_a, gpu_synth_leg=gs[0], gpu_synth_fft=gs[1],
                    gpu_analys_fft=ga[0], gpu_analys_leg=ga[1], floor=floor_ms,
                    err_synth=err_syn, err_roundtrip=err_rt)
         if peers and p.lmax <= 1023:
@@ -208,16 +220,18 @@ def walltime(path: Path, n: int) -> None:
 
 
 def minimal_call_cost(root: Path, n: int) -> None:
-    """Per-call cost of the one-dispatch module MINIMAL_MLIR: from Python, and from
-    iree-benchmark-module (no Python), with its queue timeline."""
+    """Per-call cost of the one-dispatch module MINIMAL_MLIR: from Python (allocating its
+    result, and into a kept buffer), and from iree-benchmark-module (no Python)."""
     import iree.runtime as rt
 
     from ireesht.runtime import Session
 
     session = Session((root / "minimal.vmfb").read_bytes(), "vulkan")
     x = rt.asdevicearray(session.device, np.ones(1024, np.float32))
-    print(f"minimal module, Python: {median_ms(lambda: session.call('add1', x), n):.3f} ms per call "
-          f"(median of {n})")
+    out = session.empty((1024,))
+    print(f"minimal module, Python: {median_ms(lambda: session.call('add1', x), n):.3f} ms per call, "
+          f"{median_ms(lambda: session.call('add1_into', x, out), n):.3f} ms writing into a kept "
+          f"buffer (median of {n})")
     with tempfile.TemporaryDirectory() as tmp:
         np.save(Path(tmp) / "x.npy", np.ones(1024, np.float32))
         out = subprocess.run([tool("iree-benchmark-module"), f"--module={root / 'minimal.vmfb'}",
@@ -249,14 +263,15 @@ def host_profile(path: Path) -> None:
 
 
 def print_table(rows: list[dict]) -> None:
-    print("\n| lmax | batch | synth wall ms | analys wall ms | synth GPU ms (leg + fft) | analys GPU ms (fft + leg) "
+    print("\n| lmax | batch | synth wall ms (alloc / into) | analys wall ms (alloc / into) | synth GPU ms (leg + fft) | analys GPU ms (fft + leg) "
           "| Legendre GPU / floor (synth, analys) | synth rel L2 | roundtrip rel L2 | torch-harmonics ms (synth / analys) |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         th = f"{r['th_synth']:.3f} / {r['th_analys']:.3f}" if "th_synth" in r else r.get("th_error", "—")
         gs = r["gpu_synth_leg"] + r["gpu_synth_fft"]
         ga = r["gpu_analys_fft"] + r["gpu_analys_leg"]
-        print(f"| {r['lmax']} | {r['batch']} | {r['wall_synth']:.3f} | {r['wall_analys']:.3f} "
+        print(f"| {r['lmax']} | {r['batch']} | {r['wall_synth']:.3f} / {r['into_synth']:.3f} "
+              f"| {r['wall_analys']:.3f} / {r['into_analys']:.3f} "
               f"| {gs:.4f} ({r['gpu_synth_leg']:.4f} + {r['gpu_synth_fft']:.4f}) "
               f"| {ga:.4f} ({r['gpu_analys_fft']:.4f} + {r['gpu_analys_leg']:.4f}) "
               f"| {r['gpu_synth_leg'] / r['floor']:.1f}x, {r['gpu_analys_leg'] / r['floor']:.1f}x "
