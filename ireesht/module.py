@@ -34,6 +34,10 @@ class Module:
     numpy in, numpy out (computed in float32). Device arrays in (``iree.runtime.DeviceArray``
     in the kernel layout: ``(B, nlm, 2)`` float32 for synth, ``(B, nlat, nphi)`` float32 for
     analys), device arrays out, with no host copy.
+
+    Each call writes into device buffers kept for the last batch size (the intermediate
+    F, and for numpy inputs the result too), so that IREE allocates nothing per call;
+    they stay allocated as long as the module lives.
     """
 
     def __init__(self, vmfb: bytes, plan: Plan, info: dict[str, Any]):
