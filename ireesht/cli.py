@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
 import numpy as np
@@ -54,6 +55,34 @@ def demo(ns: argparse.Namespace) -> int:
     return 0
 
 
+def devices(ns: argparse.Namespace) -> int:
+    """What IREE sees on this machine: each driver and its devices."""
+    import iree.runtime as rt
+
+    for driver in rt.query_available_drivers():
+        try:
+            found = rt.get_driver(driver).query_available_devices()
+        except (RuntimeError, ValueError) as e:
+            print(f"{driver:12s} unavailable ({str(e).strip().splitlines()[0][:90]})")
+            continue
+        if not found:
+            print(f"{driver:12s} no device")
+        for d in found:
+            print(f"{driver:12s} {d.get('name', '?')}  ({d.get('path', '')})")
+    return 0
+
+
+def info(ns: argparse.Namespace) -> int:
+    """Describe a saved module (ireesht.Module.save) after verifying its checksum."""
+    import json
+
+    from ireesht.module import read_manifest
+
+    manifest, _ = read_manifest(ns.path)
+    print(json.dumps(manifest, indent=2))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="ireesht", description="spherical harmonic transforms with IREE")
     sub = ap.add_subparsers(dest="command", required=True)
@@ -61,5 +90,13 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--lmax", type=int, default=127)
     d.add_argument("--grid", default="gauss", choices=("gauss", "equiangular"))
     d.set_defaults(run=demo)
+    sub.add_parser("devices", help="IREE drivers and devices on this machine").set_defaults(run=devices)
+    i = sub.add_parser("info", help="describe a saved module (checks its sha256)")
+    i.add_argument("path")
+    i.set_defaults(run=info)
     ns = ap.parse_args(argv)
-    return ns.run(ns)
+    try:
+        return ns.run(ns)
+    except ValueError as e:
+        print(f"ireesht {ns.command}: {e}", file=sys.stderr)
+        return 2

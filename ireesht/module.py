@@ -233,8 +233,12 @@ def _build(plan: Plan, use_cache: bool) -> Module:
     return Module(vmfb, plan, info)
 
 
-def load(path: str | os.PathLike) -> Module:
-    """Load a module written by ``Module.save`` (needs only iree-base-runtime and numpy)."""
+def read_manifest(path: str | os.PathLike) -> tuple[dict, bytes]:
+    """Read and verify a module written by ``Module.save``: ``(manifest, vmfb bytes)``.
+
+    Raises ValueError for a missing or unreadable manifest, a manifest from a newer
+    ireesht, and a module file that is missing or does not match its sha256.
+    """
     root = Path(path)
     manifest_path = root / "manifest.json" if root.is_dir() else root.with_name("manifest.json")
     try:
@@ -248,9 +252,18 @@ def load(path: str | os.PathLike) -> Module:
             f"{manifest_path}: manifest_version={manifest.get('manifest_version')}, "
             f"this ireesht {__version__} reads up to {MANIFEST_VERSION}"
         )
-    vmfb = (manifest_path.parent / manifest["vmfb"]).read_bytes()
+    try:
+        vmfb = (manifest_path.parent / manifest["vmfb"]).read_bytes()
+    except FileNotFoundError:
+        raise ValueError(f"{manifest_path.parent / manifest['vmfb']}: module file missing") from None
     digest = hashlib.sha256(vmfb).hexdigest()
     if digest != manifest["sha256"]:
         raise ValueError(f"{manifest['vmfb']}: sha256 {digest} does not match the manifest")
+    return manifest, vmfb
+
+
+def load(path: str | os.PathLike) -> Module:
+    """Load a module written by ``Module.save`` (needs only iree-base-runtime and numpy)."""
+    manifest, vmfb = read_manifest(path)
     plan = Plan(**manifest["plan"])
-    return Module(vmfb, plan, {"target": plan.target, "module": "loaded", "path": str(root)})
+    return Module(vmfb, plan, {"target": plan.target, "module": "loaded", "path": str(path)})

@@ -1,0 +1,47 @@
+"""The `ireesht` command line (python -m ireesht)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import ireesht
+from ireesht.cli import main
+
+
+def run(*args: str, cwd=None) -> subprocess.CompletedProcess:
+    # the package as the tests import it, also from another working directory
+    root = str(Path(ireesht.__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])}
+    return subprocess.run([sys.executable, "-m", "ireesht", *args], capture_output=True,
+                          text=True, cwd=cwd, env=env)
+
+
+def test_devices_lists_the_vulkan_device(vulkan):
+    out = run("devices")
+    assert out.returncode == 0
+    assert re.search(r"^vulkan\s+" + re.escape(vulkan), out.stdout, re.MULTILINE)
+
+
+def test_info_describes_a_saved_module(vulkan, tmp_path, capsys):
+    ireesht.compile(7, grid="equiangular").save(tmp_path / "m")
+    assert main(["info", str(tmp_path / "m")]) == 0
+    manifest = json.loads(capsys.readouterr().out)
+    assert manifest["plan"]["lmax"] == 7 and manifest["plan"]["grid"] == "equiangular"
+
+
+def test_info_of_a_missing_module_fails_clearly(tmp_path, capsys):
+    assert main(["info", str(tmp_path / "none")]) == 2
+    assert "no manifest.json there" in capsys.readouterr().err
+
+
+def test_demo_prints_device_and_errors_at_rounding_level(vulkan, tmp_path):
+    out = run("demo", "--lmax", "15", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert vulkan in out.stdout
+    errors = [float(x) for x in re.findall(r"error[^\n]*?(\d\.\d+e-\d+)", out.stdout)]
+    assert len(errors) == 2 and max(errors) < 2e-6
