@@ -83,6 +83,13 @@ def info(ns: argparse.Namespace) -> int:
     return 0
 
 
+def check_cmd(ns: argparse.Namespace) -> int:
+    from ireesht.comparison import check
+
+    rows = check(ns.lmax, ns.batch, ns.grid)
+    return 0 if all(r["ok"] for r in rows) else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="ireesht", description="spherical harmonic transforms with IREE")
     sub = ap.add_subparsers(dest="command", required=True)
@@ -94,6 +101,12 @@ def main(argv: list[str] | None = None) -> int:
     i = sub.add_parser("info", help="describe a saved module (checks its sha256)")
     i.add_argument("path")
     i.set_defaults(run=info)
+    c = sub.add_parser("check", help="every available backend and kernel variant against the "
+                       "float64 reference and each other; exits 1 on a mismatch")
+    c.add_argument("--lmax", type=int, default=127)
+    c.add_argument("--batch", type=int, default=2)
+    c.add_argument("--grid", default="gauss", choices=("gauss", "equiangular"))
+    c.set_defaults(run=check_cmd)
     ns = ap.parse_args(argv)
     try:
         return ns.run(ns)

@@ -45,3 +45,21 @@ def test_demo_prints_device_and_errors_at_rounding_level(vulkan, tmp_path):
     assert vulkan in out.stdout
     errors = [float(x) for x in re.findall(r"error[^\n]*?(\d\.\d+e-\d+)", out.stdout)]
     assert len(errors) == 2 and max(errors) < 2e-6
+
+
+def test_check_compares_every_path_and_passes_here(vulkan, capsys):
+    rows = ireesht.check(lmax=31, batch=2)
+    assert {r["variant"] for r in rows} == {"subgroup", "workgroup tree"}
+    assert all(r["ok"] and r["synth_rel_l2"] < 2e-6 for r in rows)
+    assert "| vulkan | wgsl |" in capsys.readouterr().out
+
+
+def test_check_fails_on_a_mismatch(vulkan, monkeypatch, capsys):
+    # a path whose analysis is wrong (simulated miscompile) makes the command exit 1
+    from ireesht import module
+
+    real = module.Module.analys
+    monkeypatch.setattr(module.Module, "analys",
+                        lambda self, f, out=None: real(self, f) * (1.01 if not self.plan.subgroups else 1))
+    assert main(["check", "--lmax", "15"]) == 1
+    assert "| NO |" in capsys.readouterr().out
