@@ -49,7 +49,8 @@ class Module:
         self._tables = {k: self._session.upload(v) for k, v in tables.items()}
         self._synth_args = [self._tables[k] for k in SYNTH_TABLES]
         self._analys_args = [self._tables[k] for k in ANALYS_TABLES]
-        self._workspace: dict[str, tuple[int, list]] = {}
+        # device buffers kept for the last batch size: key (kind, function) -> (batch, array)
+        self._kept: dict[tuple[str, str], tuple[int, object]] = {}
         g = plan.make_grid()
         self.info: dict[str, Any] = {
             **info,
@@ -84,7 +85,7 @@ class Module:
             if out is None:
                 return self._session.call("synth", *self._synth_args, qlm)
             rtmod.check_device_array("out", out, (p.nlat, p.nphi), batch=qlm.shape[0])
-            return self._into("synth", self._synth_args, qlm, out, (p.nlat, p.mc, 2))
+            return self._into("synth", qlm, out)
         q = _as_array("qlm", qlm, complex_=True)
         if q.ndim < 1 or q.shape[-1] != p.nlm:
             raise ValueError(
@@ -94,8 +95,7 @@ class Module:
         flat = np.ascontiguousarray(q.reshape(-1, p.nlm), dtype=np.complex64)
         if flat.shape[0] == 0:
             return np.zeros(lead + (p.nlat, p.nphi), np.float32)
-        f = self._into("synth", self._synth_args, flat.view(np.float32).reshape(-1, p.nlm, 2),
-                       None, (p.nlat, p.mc, 2), (p.nlat, p.nphi))
+        f = self._into("synth", flat.view(np.float32).reshape(-1, p.nlm, 2))
         return self._session.to_numpy(f).reshape(lead + (p.nlat, p.nphi))
 
     def analys(self, f, out=None):
@@ -110,7 +110,7 @@ class Module:
             if out is None:
                 return self._session.call("analys", *self._analys_args, f)
             rtmod.check_device_array("out", out, (p.nlm, 2), batch=f.shape[0])
-            return self._into("analys", self._analys_args, f, out, (p.nlat, p.mc, 2))
+            return self._into("analys", f, out)
         x = _as_array("spatial", f, complex_=False)
         if x.ndim < 2 or x.shape[-2:] != (p.nlat, p.nphi):
             raise ValueError(
@@ -120,22 +120,28 @@ class Module:
         flat = np.ascontiguousarray(x.reshape(-1, p.nlat, p.nphi), dtype=np.float32)
         if flat.shape[0] == 0:
             return np.zeros(lead + (p.nlm,), np.complex64)
-        q = self._into("analys", self._analys_args, flat, None, (p.nlat, p.mc, 2), (p.nlm, 2))
+        q = self._into("analys", flat)
         return self._session.to_numpy(q).view(np.complex64).reshape(lead + (p.nlm,))
 
-    def _into(self, name: str, tables: list, x, out, ws_shape: tuple, out_shape: tuple = ()):
-        """Call ``<name>_into`` with device buffers for the result and the intermediate F
-        kept across calls of the same batch size: IREE then allocates nothing per call.
-        ``out=None`` uses a kept result buffer too (only for results copied to the host)."""
+    def _into(self, name: str, x, out=None):
+        """Call ``<name>_into``, which writes the result into ``out`` and the intermediate F
+        into a kept buffer: IREE then allocates nothing per call. ``out=None`` writes into
+        a kept result buffer (only for results that are copied to the host at once)."""
+        p = self.plan
         batch = x.shape[0]
-        kept_batch, buffers = self._workspace.get(name, (None, None))
-        if kept_batch != batch:
-            buffers = [self._session.empty((batch, *ws_shape))]
-            if out_shape:
-                buffers.append(self._session.empty((batch, *out_shape)))
-            self._workspace[name] = (batch, buffers)
-        result = out if out is not None else buffers[1]
-        return self._session.call(f"{name}_into", *tables, x, result, buffers[0])[0]
+        if out is None:
+            result_shape = (p.nlat, p.nphi) if name == "synth" else (p.nlm, 2)
+            out = self._kept_buffer("result", name, (batch, *result_shape))
+        workspace = self._kept_buffer("F", name, (batch, p.nlat, p.mc, 2))
+        tables = self._synth_args if name == "synth" else self._analys_args
+        return self._session.call(f"{name}_into", *tables, x, out, workspace)[0]
+
+    def _kept_buffer(self, kind: str, name: str, shape: tuple[int, ...]):
+        batch, buffer = self._kept.get((kind, name), (None, None))
+        if batch != shape[0]:
+            buffer = self._session.empty(shape)
+            self._kept[(kind, name)] = (shape[0], buffer)
+        return buffer
 
     # --- artifacts -------------------------------------------------------------
     def save(self, path: str | os.PathLike) -> Path:
@@ -186,8 +192,8 @@ def compile(
     ----------
     lmax : band limit, >= 0
     mmax : highest order, <= lmax (default lmax)
-    nlat, nphi : grid size (defaults: Gauss nlat = lmax+1, nphi = 2 (mmax+1); see
-        ``ireesht.grid.default_sizes``)
+    nlat, nphi : grid size (defaults: Gauss nlat = lmax+1, nphi = 2 (lmax+1); equiangular
+        2 lmax + 1 and 4 lmax; see ``ireesht.grid.default_sizes``)
     grid : "gauss" (Gauss-Legendre) or "equiangular" (both poles, Clenshaw-Curtis weights)
     target : "vulkan"
     dtype : "float32"
