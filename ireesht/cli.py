@@ -57,17 +57,14 @@ def demo(ns: argparse.Namespace) -> int:
 
 def devices(ns: argparse.Namespace) -> int:
     """What IREE sees on this machine: each driver and its devices."""
-    import iree.runtime as rt
+    from ireesht.runtime import scan_drivers
 
-    for driver in rt.query_available_drivers():
-        try:
-            found = rt.get_driver(driver).query_available_devices()
-        except (RuntimeError, ValueError) as e:
-            print(f"{driver:12s} unavailable ({str(e).strip().splitlines()[0][:90]})")
-            continue
-        if not found:
+    for driver, found in scan_drivers().items():
+        if isinstance(found, str):
+            print(f"{driver:12s} unavailable ({found[:90]})")
+        elif not found:
             print(f"{driver:12s} no device")
-        for d in found:
+        for d in found if isinstance(found, list) else ():
             print(f"{driver:12s} {d.get('name', '?')}  ({d.get('path', '')})")
     return 0
 

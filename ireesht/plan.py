@@ -8,8 +8,6 @@ only the runtime is installed.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 
 import numpy as np
 
@@ -117,11 +115,6 @@ class Plan:
 
     def make_grid(self) -> gridmod.Grid:
         return gridmod.make_grid(self.grid, self.nlat, self.nphi)
-
-    def key(self) -> str:
-        """A short stable hash of the plan, for caches and file names."""
-        text = json.dumps(dataclasses.asdict(self), sort_keys=True)
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def as_dict(self) -> dict:
         return dataclasses.asdict(self)

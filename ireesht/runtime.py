@@ -19,16 +19,20 @@ class ExecutableLoadError(RuntimeError):
     """The device could not create one of the module's kernels (a missing device feature)."""
 
 
-def available_drivers() -> list[str]:
-    """IREE HAL drivers that have at least one device on this machine."""
-    found = []
+def scan_drivers() -> dict[str, list[dict] | str]:
+    """Every IREE HAL driver built into the runtime: its devices, or why it has none."""
+    found: dict[str, list[dict] | str] = {}
     for name in rt.query_available_drivers():
         try:
-            if rt.get_driver(name).query_available_devices():
-                found.append(name)
-        except (RuntimeError, ValueError):
-            continue
+            found[name] = rt.get_driver(name).query_available_devices()
+        except (RuntimeError, ValueError) as e:  # no loader / no ICD / no CUDA library
+            found[name] = str(e).strip().splitlines()[0]
     return found
+
+
+def available_drivers() -> list[str]:
+    """IREE HAL drivers that have at least one device on this machine."""
+    return [name for name, devices in scan_drivers().items() if isinstance(devices, list) and devices]
 
 
 def open_device(target: str):
