@@ -56,7 +56,7 @@ class Module:
             **info,
             "plan": plan.as_dict(),
             "device": self._session.device_name,
-            "kernels": "wgsl",
+            "kernels": plan.kernels,
             "variants": {
                 "fields_per_thread": plan.fields_per_thread,
                 "analysis_fields_per_thread": analys_fields_per_thread(plan),
@@ -154,7 +154,7 @@ class Module:
             "ireesht_version": __version__,
             "plan": self.plan.as_dict(),
             "target": self.plan.target,
-            "kernels": "wgsl",
+            "kernels": self.plan.kernels,
             "vmfb": "module.vmfb",
             "sha256": hashlib.sha256(self._vmfb).hexdigest(),
             "iree_compiler": self.info.get("iree_compiler"),
@@ -183,6 +183,7 @@ def compile(
     target: str = "vulkan",
     dtype: str = "float32",
     *,
+    kernels: str = "auto",
     fields_per_thread: int = 1,
     use_cache: bool = True,
 ) -> Module:
@@ -197,6 +198,7 @@ def compile(
     grid : "gauss" (Gauss-Legendre) or "equiangular" (both poles, Clenshaw-Curtis weights)
     target : "vulkan"
     dtype : "float32"
+    kernels : kernel family: "auto" (the fastest measured for the target), "wgsl"
     fields_per_thread : fields sharing one Legendre recurrence (1, 2 or 4): use 4 for
         batches of many fields
     use_cache : reuse a module compiled earlier for the same plan
@@ -205,7 +207,7 @@ def compile(
     -------
     Module with ``synth``, ``analys``, ``info`` and ``save``.
     """
-    plan = Plan.create(lmax, mmax, nlat, nphi, grid, target, dtype, fields_per_thread)
+    plan = Plan.create(lmax, mmax, nlat, nphi, grid, target, dtype, kernels, fields_per_thread)
     try:
         return _build(plan, use_cache)
     except rtmod.ExecutableLoadError:
@@ -219,7 +221,7 @@ def _build(plan: Plan, use_cache: bool) -> Module:
     from ireesht import pipeline  # needs the compiler: imported only when compiling
 
     text = pipeline.render(plan)
-    key = hashlib.sha256((text + pipeline.objects_digest(plan)).encode()).hexdigest()[:24]
+    key = hashlib.sha256((text + pipeline.digest(plan)).encode()).hexdigest()[:24]
     cached = cache_dir() / f"{key}.vmfb"
     t0 = time.perf_counter()
     if use_cache and cached.exists():

@@ -1,17 +1,24 @@
-"""Render the MLIR pipeline module of a plan (mlir/pipeline.mlir) with its kernel variants."""
+"""Render and compile the MLIR module of a plan: mlir/pipeline.mlir filled with the
+dispatches of the plan's kernel family.
+
+A kernel family is a module ``ireesht.kernels_<name>`` with
+``parts(plan, values) -> dict`` (the MLIR text for the placeholders ``aliases``,
+``module_attrs``, ``executables``, ``op_leg_synth``, ``op_fft_synth``, ``op_fft_analys``,
+``op_leg_analys``), ``compile_flags(plan) -> list[str]`` and ``digest(plan) -> str`` (a hash
+of the kernel sources or binaries, part of the cache key).
+"""
 
 from __future__ import annotations
 
-import hashlib
+import importlib
 import importlib.util
+import re
 import string
 from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
 
 from ireesht.plan import SYNTH_PAIRS_PER_THREAD, SYNTH_WG, Plan, analys_fields_per_thread
-
-# iree-compile flags selecting the device of each ireesht target
-TARGET_FLAGS: dict[str, list[str]] = {"vulkan": ["--iree-hal-target-device=vulkan"]}
 
 
 def mlir_dir() -> Path:
@@ -23,21 +30,14 @@ def mlir_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "mlir"
 
 
-def kernel_objects(plan: Plan) -> dict[str, str]:
-    """The .spv file of each stage for this plan's variants."""
-    sg = 1 if plan.subgroups else 0
-    return {
-        "leg_synth": f"leg_synth_nf{plan.fields_per_thread}.spv",
-        "leg_analys": f"leg_analys_nf{analys_fields_per_thread(plan)}_sg{sg}.spv",
-        "fft_synth": "fft_synth.spv",
-        "fft_analys": "fft_analys.spv",
-    }
+def family(plan: Plan) -> ModuleType:
+    """The module implementing the plan's kernel family."""
+    return importlib.import_module(f"ireesht.kernels_{plan.kernels}")
 
 
-def render(plan: Plan) -> str:
-    """The MLIR text of the plan's module (exports ``synth`` and ``analys``)."""
-    template = string.Template((mlir_dir() / "pipeline.mlir").read_text())
-    values = dict(
+def template_values(plan: Plan) -> dict:
+    """The sizes every template may use (``${lmax}``, ``${npairs}``, ...)."""
+    return dict(
         lmax=plan.lmax,
         mmax=plan.mmax,
         nlat=plan.nlat,
@@ -50,40 +50,29 @@ def render(plan: Plan) -> str:
         synth_gx=-(-plan.npairs // (SYNTH_WG * SYNTH_PAIRS_PER_THREAD)),
         synth_nf=plan.fields_per_thread,
         analys_nf=analys_fields_per_thread(plan),
-        **kernel_objects(plan),
     )
-    return template.substitute(values)
 
 
-def kernels_dir() -> Path:
-    """Directory holding the shipped ``.spv`` kernels.
-
-    From a wheel it is the package ``ireesht.kernels.wgsl`` (pyproject maps
-    ``kernels/wgsl`` there); from a source checkout it is ``<repo>/kernels/wgsl``. The
-    spec's search locations are used rather than ``importlib.resources.files``: the package
-    has no ``__init__.py``, and for such namespace packages ``files()`` returns a
-    ``MultiplexedPath`` whose ``str()`` is not a path.
-    """
-    try:
-        spec = importlib.util.find_spec("ireesht.kernels.wgsl")
-    except ModuleNotFoundError:
-        spec = None
-    for loc in (spec.submodule_search_locations or ()) if spec else ():
-        if any(Path(loc).glob("*.spv")):
-            return Path(loc)
-    source = Path(__file__).resolve().parent.parent / "kernels" / "wgsl"
-    if source.is_dir():
-        return source
-    raise FileNotFoundError(f"ireesht kernels not found: neither package ireesht.kernels.wgsl "
-                            f"nor {source} holds .spv files")
+def read_sections(name: str, values: dict) -> dict[str, str]:
+    """The sections of template ``mlir/<name>``, cut at ``// stage: <key>`` lines and
+    substituted with ``values``: ``{key: text}``."""
+    text = (mlir_dir() / name).read_text()
+    pieces = re.split(r"^// stage: (\w+)\n", text, flags=re.M)
+    return {key: string.Template(body).substitute(values).rstrip("\n")
+            for key, body in zip(pieces[1::2], pieces[2::2])}
 
 
-def objects_digest(plan: Plan) -> str:
-    """Hash of the kernel binaries a plan links, so a regenerated kernel misses the cache."""
-    h = hashlib.sha256()
-    for name in sorted(kernel_objects(plan).values()):
-        h.update((kernels_dir() / name).read_bytes())
-    return h.hexdigest()
+def render(plan: Plan) -> str:
+    """The MLIR text of the plan's module (exports ``synth``, ``analys`` and their
+    ``*_into`` forms)."""
+    values = template_values(plan)
+    parts = family(plan).parts(plan, values)
+    template = string.Template((mlir_dir() / "pipeline.mlir").read_text())
+    return template.substitute({**values, **parts})
+
+
+def digest(plan: Plan) -> str:
+    return family(plan).digest(plan)
 
 
 def compiler_version() -> str:
@@ -92,24 +81,19 @@ def compiler_version() -> str:
     return getattr(version, "VERSION", "unknown")
 
 
-def compile_mlir(text: str, target: str = "vulkan", extra_args: Sequence[str] = ()) -> bytes:
-    """Compile MLIR text to a ``.vmfb`` for ``target`` (runs iree-compile).
+def compile_mlir(text: str, flags: Sequence[str], extra_args: Sequence[str] = ()) -> bytes:
+    """Compile MLIR text to a ``.vmfb`` with iree-compile ``flags``.
 
-    Relative ``#hal.executable.object<{path = ...}>`` paths resolve against
-    :func:`kernels_dir`. f64 demotion is off: it crashes on ``hal.dispatch.extern`` in 3.13.
+    f64 demotion is off: it crashes on ``hal.dispatch.extern`` in 3.13.
     Raises ``iree.compiler.CompilerToolError`` with the diagnostics when compilation fails.
     """
     from iree.compiler import compile_str
 
-    args = [
-        *TARGET_FLAGS[target],
-        "--iree-input-demote-f64-to-f32=false",
-        f"--iree-hal-executable-object-search-path={kernels_dir()}",
-        *extra_args,
-    ]
+    args = [*flags, "--iree-input-demote-f64-to-f32=false", *extra_args]
     return compile_str(text, extra_args=args)
 
 
-def compile_plan(plan: Plan, text: str | None = None) -> bytes:
+def compile_plan(plan: Plan, text: str | None = None, extra_args: Sequence[str] = ()) -> bytes:
     """Compile the plan's module to a .vmfb for its target."""
-    return compile_mlir(text if text is not None else render(plan), plan.target)
+    return compile_mlir(text if text is not None else render(plan),
+                        family(plan).compile_flags(plan), extra_args)

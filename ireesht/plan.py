@@ -17,6 +17,8 @@ from ireesht.validate import check_choice, check_int
 
 TARGETS = ("vulkan",)
 DTYPES = ("float32",)
+# kernel families each target can run, the first being the default of kernels="auto"
+TARGET_KERNELS = {"vulkan": ("wgsl",)}
 FIELDS_PER_THREAD = (1, 2, 4)
 SYNTH_WG = 64  # workgroup size of leg_synth.wgsl
 SYNTH_PAIRS_PER_THREAD = 2  # KP of leg_synth.wgsl
@@ -37,6 +39,7 @@ class Plan:
     nlat, nphi : spatial grid (nlat x nphi), nphi > 2 mmax
     dtype : "float32"
     target : "vulkan"
+    kernels : kernel family, one of ``TARGET_KERNELS[target]``
     fields_per_thread : fields that share one recurrence in the Legendre kernels (1, 2, 4):
         larger is faster for batches, slower for single fields
     subgroups : whether the analysis kernel sums with subgroup operations
@@ -49,6 +52,7 @@ class Plan:
     nphi: int
     dtype: str = "float32"
     target: str = "vulkan"
+    kernels: str = "wgsl"
     fields_per_thread: int = 1
     subgroups: bool = True
 
@@ -62,6 +66,7 @@ class Plan:
         grid: str = "gauss",
         target: str = "vulkan",
         dtype: str = "float32",
+        kernels: str = "auto",
         fields_per_thread: int = 1,
         subgroups: bool = True,
     ) -> "Plan":
@@ -74,6 +79,9 @@ class Plan:
         check_choice("grid", grid, gridmod.GRID_KINDS)
         check_choice("target", target, TARGETS)
         check_choice("dtype", dtype, DTYPES)
+        families = TARGET_KERNELS[target]
+        kernels = families[0] if kernels == "auto" else kernels
+        check_choice(f"kernels (target={target!r})", kernels, families)
         if fields_per_thread not in FIELDS_PER_THREAD:
             raise ValueError(
                 f"fields_per_thread={fields_per_thread!r}: expected one of {FIELDS_PER_THREAD}"
@@ -88,7 +96,7 @@ class Plan:
             raise ValueError(
                 f"nlat={nlat}: Gauss analysis of lmax={lmax} needs nlat >= lmax+1 = {lmax + 1}"
             )
-        return cls(int(lmax), int(mmax), grid, int(nlat), int(nphi), dtype, target,
+        return cls(int(lmax), int(mmax), grid, int(nlat), int(nphi), dtype, target, kernels,
                    int(fields_per_thread), bool(subgroups))
 
     # sizes -----------------------------------------------------------------

@@ -6,7 +6,7 @@
 // Tables are function arguments: the caller uploads them once and passes the resident
 // device arrays on every call. F is a transient device buffer between the two dispatches.
 
-#spirv = #hal.executable.target<"vulkan-spirv", "vulkan-spirv-fb">
+${aliases}
 #fft_layout = #hal.pipeline.layout<constants = 4, bindings = [
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // twiddle
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // F or f
@@ -32,7 +32,8 @@
   #hal.pipeline.binding<storage_buffer>             // q (result)
 ]>
 
-module @sht {
+module @sht ${module_attrs} {
+${executables}
   func.func private @synth_impl(%xtab: tensor<${npairs}x4xf32>, %powtab: tensor<${npow}x4xf32>,
                    %mseed: tensor<${mc}x2xf32>, %coef: tensor<${nlm}x4xf32>, %stab: tensor<${nlm}xf32>,
                    %twiddle: tensor<${nphi}x2xf32>, %q: tensor<?x${nlm}x2xf32>)
@@ -48,30 +49,8 @@ module @sht {
     %nbits = arith.constant ${nbits} : i32
     %nphi = arith.constant ${nphi} : i32
     %mc = arith.constant ${mc} : i32
-    %F = hal.dispatch.extern "main"[%b](%lmax, %mmax, %nlat, %npairs, %nlm, %nb, %nbits,
-                                         %xtab, %powtab, %mseed, %coef, %stab, %q)
-        : (i32, i32, i32, i32, i32, i32, i32, tensor<${npairs}x4xf32>, tensor<${npow}x4xf32>,
-           tensor<${mc}x2xf32>, tensor<${nlm}x4xf32>, tensor<${nlm}xf32>,
-           tensor<?x${nlm}x2xf32>{%b})
-          -> tensor<?x${nlat}x${mc}x2xf32>{%b}
-      count(%device: !hal.device, %w: index) -> (index, index, index) {
-        %gx = arith.constant ${synth_gx} : index
-        %gy = arith.constant ${mc} : index
-        %gz = affine.apply affine_map<()[s0] -> (s0 ceildiv ${synth_nf})>()[%w]
-        hal.return %gx, %gy, %gz : index, index, index
-      }
-      layout(#leg_synth_layout)
-      objects({ #spirv ordinal(0) = [#hal.executable.object<{path = "${leg_synth}"}>] })
-    %f = hal.dispatch.extern "main"[%b](%nlat, %nphi, %mc, %nb, %twiddle, %F)
-        : (i32, i32, i32, i32, tensor<${nphi}x2xf32>, tensor<?x${nlat}x${mc}x2xf32>{%b})
-          -> tensor<?x${nlat}x${nphi}xf32>{%b}
-      count(%device: !hal.device, %w: index) -> (index, index, index) {
-        %gx = arith.constant ${nlat} : index
-        %one = arith.constant 1 : index
-        hal.return %gx, %w, %one : index, index, index
-      }
-      layout(#fft_layout)
-      objects({ #spirv ordinal(0) = [#hal.executable.object<{path = "${fft_synth}"}>] })
+${op_leg_synth}
+${op_fft_synth}
     return %f, %F : tensor<?x${nlat}x${nphi}xf32>, tensor<?x${nlat}x${mc}x2xf32>
   }
 
@@ -91,30 +70,8 @@ module @sht {
     %nbits = arith.constant ${nbits} : i32
     %nphi = arith.constant ${nphi} : i32
     %mc = arith.constant ${mc} : i32
-    %F = hal.dispatch.extern "main"[%b](%nlat, %nphi, %mc, %nb, %twiddle, %f)
-        : (i32, i32, i32, i32, tensor<${nphi}x2xf32>, tensor<?x${nlat}x${nphi}xf32>{%b})
-          -> tensor<?x${nlat}x${mc}x2xf32>{%b}
-      count(%device: !hal.device, %w: index) -> (index, index, index) {
-        %gx = arith.constant ${nlat} : index
-        %one = arith.constant 1 : index
-        hal.return %gx, %w, %one : index, index, index
-      }
-      layout(#fft_layout)
-      objects({ #spirv ordinal(0) = [#hal.executable.object<{path = "${fft_analys}"}>] })
-    %q = hal.dispatch.extern "main"[%b](%lmax, %mmax, %nlat, %npairs, %nlm, %nb, %nbits,
-                                         %xtab, %powtab, %mseed, %coef, %stab, %wtab, %F)
-        : (i32, i32, i32, i32, i32, i32, i32, tensor<${npairs}x4xf32>, tensor<${npow}x4xf32>,
-           tensor<${mc}x2xf32>, tensor<${nlm}x4xf32>, tensor<${nlm}xf32>, tensor<${npairs}xf32>,
-           tensor<?x${nlat}x${mc}x2xf32>{%b})
-          -> tensor<?x${nlm}x2xf32>{%b}
-      count(%device: !hal.device, %w: index) -> (index, index, index) {
-        %gx = arith.constant ${mc} : index
-        %gy = affine.apply affine_map<()[s0] -> (s0 ceildiv ${analys_nf})>()[%w]
-        %one = arith.constant 1 : index
-        hal.return %gx, %gy, %one : index, index, index
-      }
-      layout(#leg_analys_layout)
-      objects({ #spirv ordinal(0) = [#hal.executable.object<{path = "${leg_analys}"}>] })
+${op_fft_analys}
+${op_leg_analys}
     return %q, %F : tensor<?x${nlm}x2xf32>, tensor<?x${nlat}x${mc}x2xf32>
   }
 

@@ -16,6 +16,7 @@ import pytest
 rt = pytest.importorskip("iree.runtime")
 pytest.importorskip("iree.compiler")
 
+from ireesht.kernels_wgsl import compile_flags  # noqa: E402
 from ireesht.pipeline import compile_mlir  # noqa: E402
 from ireesht.runtime import Session  # noqa: E402
 
@@ -107,7 +108,7 @@ CASES = _cases()
 @pytest.fixture(scope="module")
 def stages(vulkan: str) -> Session:
     """Both stages compiled once (dynamic shapes) and loaded on the Vulkan device."""
-    return Session(compile_mlir(MLIR, "vulkan"), "vulkan")
+    return Session(compile_mlir(MLIR, compile_flags(None)), "vulkan")
 
 
 def twiddle(n: int) -> np.ndarray:

@@ -63,10 +63,11 @@ func.func @add1_into(%x: tensor<1024xf32>, %out: tensor<1024xf32> {iree.abi.outp
 
 def prepare(out: Path, lmaxes: list[int]) -> None:
     import ireesht
+    from ireesht.kernels_wgsl import compile_flags
     from ireesht.pipeline import compile_mlir
 
     out.mkdir(parents=True, exist_ok=True)
-    (out / "minimal.vmfb").write_bytes(compile_mlir(MINIMAL_MLIR, "vulkan"))
+    (out / "minimal.vmfb").write_bytes(compile_mlir(MINIMAL_MLIR, compile_flags(None)))
     for lmax in lmaxes:
         for nf in sorted(set(BATCHES.values())):
             mod = ireesht.compile(lmax, fields_per_thread=nf)

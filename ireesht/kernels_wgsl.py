@@ -1,0 +1,65 @@
+"""The WGSL kernel family: hand-written WGSL compiled to the shipped ``.spv`` objects
+(``kernels/wgsl``), dispatched with ``hal.dispatch.extern`` (``mlir/ops_wgsl.mlir``)."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+from pathlib import Path
+
+from ireesht.plan import Plan, analys_fields_per_thread
+
+
+def kernel_objects(plan: Plan) -> dict[str, str]:
+    """The .spv file of each stage for this plan's variants."""
+    sg = 1 if plan.subgroups else 0
+    return {
+        "leg_synth": f"leg_synth_nf{plan.fields_per_thread}.spv",
+        "leg_analys": f"leg_analys_nf{analys_fields_per_thread(plan)}_sg{sg}.spv",
+        "fft_synth": "fft_synth.spv",
+        "fft_analys": "fft_analys.spv",
+    }
+
+
+def kernels_dir() -> Path:
+    """Directory holding the shipped ``.spv`` kernels.
+
+    From a wheel it is the package ``ireesht.kernels.wgsl`` (pyproject maps
+    ``kernels/wgsl`` there); from a source checkout it is ``<repo>/kernels/wgsl``. The
+    spec's search locations are used rather than ``importlib.resources.files``: the package
+    has no ``__init__.py``, and for such namespace packages ``files()`` returns a
+    ``MultiplexedPath`` whose ``str()`` is not a path.
+    """
+    try:
+        spec = importlib.util.find_spec("ireesht.kernels.wgsl")
+    except ModuleNotFoundError:
+        spec = None
+    for loc in (spec.submodule_search_locations or ()) if spec else ():
+        if any(Path(loc).glob("*.spv")):
+            return Path(loc)
+    source = Path(__file__).resolve().parent.parent / "kernels" / "wgsl"
+    if source.is_dir():
+        return source
+    raise FileNotFoundError(f"ireesht kernels not found: neither package ireesht.kernels.wgsl "
+                            f"nor {source} holds .spv files")
+
+
+def parts(plan: Plan, values: dict) -> dict[str, str]:
+    """The family's pieces of mlir/pipeline.mlir (see ``ireesht.pipeline.render``)."""
+    from ireesht.pipeline import read_sections
+
+    sections = read_sections("ops_wgsl.mlir", {**values, **kernel_objects(plan)})
+    return {"module_attrs": "", "executables": "", **sections}
+
+
+def compile_flags(plan: Plan) -> list[str]:
+    return ["--iree-hal-target-device=vulkan",
+            f"--iree-hal-executable-object-search-path={kernels_dir()}"]
+
+
+def digest(plan: Plan) -> str:
+    """Hash of the kernel binaries a plan links, so a regenerated kernel misses the cache."""
+    h = hashlib.sha256()
+    for name in sorted(kernel_objects(plan).values()):
+        h.update((kernels_dir() / name).read_bytes())
+    return h.hexdigest()
