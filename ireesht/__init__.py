@@ -8,10 +8,11 @@ Conventions (orthonormal, Condon-Shortley phase, packed m-major coefficients, sp
 
 __version__ = "0.1.0"
 
-__all__ = ["Module", "check", "compile", "load", "nlm", "pack", "unpack", "__version__"]
+__all__ = ["Module", "build", "check", "compile", "load", "nlm", "pack", "unpack", "__version__"]
 
 _LAZY = {
     "Module": "ireesht.module",
+    "build": "ireesht.module",
     "check": "ireesht.comparison",
     "compile": "ireesht.module",
     "load": "ireesht.module",

@@ -8,6 +8,9 @@ import time
 
 import numpy as np
 
+from ireesht.grid import GRID_KINDS as GRIDS
+from ireesht.plan import CPU_BASELINES, TARGETS
+
 
 def random_coefficients(rng: np.random.Generator, lmax: int, mmax: int, batch: tuple = ()) -> np.ndarray:
     """Uniform random coefficients in [-1, 1] (complex), Im = 0 for m = 0 (real fields)."""
@@ -23,20 +26,14 @@ def rel_l2(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.linalg.norm(a - b) / np.linalg.norm(b))
 
 
-def median_time(fn, *args, repeat: int = 5) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn(*args)
-        times.append(time.perf_counter() - t0)
-    return float(np.median(times))
-
-
 def demo(ns: argparse.Namespace) -> int:
+    """The README's main job: synthesis -> analysis on the default device, errors against
+    the float64 reference, times, and a PNG map of the field and the roundtrip error."""
     import ireesht
     from ireesht import reference
+    from ireesht.bench import median_ms
 
-    mod = ireesht.compile(ns.lmax, grid=ns.grid)
+    mod = ireesht.compile(ns.lmax, grid=ns.grid, target=ns.target)
     p = mod.plan
     rng = np.random.default_rng()
     q = random_coefficients(rng, p.lmax, p.mmax)
@@ -50,14 +47,38 @@ def demo(ns: argparse.Namespace) -> int:
     print(f"module   {mod.info['module']} in {mod.info['compile_s']:.2f} s")
     print(f"synth    rel. L2 error vs float64 reference {rel_l2(f, f_ref):.2e}")
     print(f"roundtrip analys(synth(q)) rel. L2 error   {rel_l2(q2, q):.2e}")
-    print(f"time     synth {1e3 * median_time(mod.synth, q):.2f} ms, "
-          f"analys {1e3 * median_time(mod.analys, f):.2f} ms (median of 5, numpy in/out)")
+    print(f"time     synth {median_ms(lambda: mod.synth(q), 5):.2f} ms, "
+          f"analys {median_ms(lambda: mod.analys(f), 5):.2f} ms (median of 5, numpy in/out)")
+    if ns.png:
+        _plot(ns.png, f, mod.synth(q2) - f, p)
     return 0
 
 
+def _plot(path: str, field: np.ndarray, error: np.ndarray, plan) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("png      not written: it needs matplotlib (pip install 'ireesht[plot]')")
+        return
+    fig, axes = plt.subplots(2, 1, figsize=(8, 8), constrained_layout=True)
+    extent = (0, 360, -90, 90)
+    for ax, data, title in ((axes[0], field, "synthesized field"),
+                            (axes[1], error, "synth(analys(f)) - f")):
+        im = ax.imshow(data, extent=extent, aspect="auto", cmap="RdBu_r",
+                       vmin=-np.abs(data).max(), vmax=np.abs(data).max())
+        ax.set(title=f"{title}, lmax={plan.lmax}, {plan.grid} {plan.nlat}x{plan.nphi}",
+               xlabel="longitude", ylabel="latitude")
+        fig.colorbar(im, ax=ax)
+    fig.savefig(path, dpi=100)
+    print(f"png      {path}")
+
+
 def devices(ns: argparse.Namespace) -> int:
-    """What IREE sees on this machine: each driver and its devices."""
-    from ireesht.runtime import scan_drivers
+    """What IREE sees on this machine: each driver, its devices and what they support."""
+    from ireesht.runtime import describe_device, scan_drivers
 
     for driver, found in scan_drivers().items():
         if isinstance(found, str):
@@ -66,18 +87,58 @@ def devices(ns: argparse.Namespace) -> int:
             print(f"{driver:12s} no device")
         for d in found if isinstance(found, list) else ():
             print(f"{driver:12s} {d.get('name', '?')}  ({d.get('path', '')})")
+            features = describe_device(driver, d)
+            if features:
+                print(f"{'':12s} " + ", ".join(f"{k}: {v}" for k, v in features.items()))
     return 0
 
 
 def info(ns: argparse.Namespace) -> int:
-    """Describe a saved module (ireesht.Module.save) after verifying its checksum."""
+    """Describe saved artifacts (``ireesht build``, Module.save) after verifying checksums."""
     import json
 
-    from ireesht.module import read_manifest
+    from ireesht.artifacts import read_manifest, verified_bytes
 
-    manifest, _ = read_manifest(ns.path)
-    print(json.dumps(manifest, indent=2))
+    manifest = read_manifest(ns.path)
+    for entry in manifest["artifacts"]:
+        verified_bytes(manifest, entry, check_release=False)
+    print(json.dumps({k: v for k, v in manifest.items() if not k.startswith("_")}, indent=2))
     return 0
+
+
+def build_cmd(ns: argparse.Namespace) -> int:
+    from ireesht.module import build
+
+    t0 = time.perf_counter()
+
+    def progress(message: str) -> None:
+        print(f"{time.perf_counter() - t0:6.1f} s  compiling {message}", file=sys.stderr, flush=True)
+
+    out = build(ns.lmax, ns.out, tuple(_split(ns.targets)), ns.mmax, ns.nlat, ns.nphi, ns.grid,
+                ns.dtype, cpu_baselines=tuple(_split(ns.cpu_baselines)), progress=progress)
+    print(f"{time.perf_counter() - t0:6.1f} s  wrote {out} ("
+          + ", ".join(sorted(x.name for x in out.glob("*.vmfb"))) + ")", file=sys.stderr)
+    return 0
+
+
+def bench(ns: argparse.Namespace) -> int:
+    """Time synth / analys with device-resident data (the fast path) and numpy in/out."""
+    from ireesht.bench import bench_plan
+
+    print("| target | kernels | device | lmax | batch | synth ms | analys ms | synth ms numpy | "
+          "analys ms numpy |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for target in _split(ns.targets):
+        for lmax in ns.lmax:
+            r = bench_plan(lmax, target, ns.batch, ns.repeat, ns.grid)
+            print(f"| {target} | {r['kernels']} | {r['device']} | {lmax} | {ns.batch} "
+                  f"| {r['synth_ms']:.3f} | {r['analys_ms']:.3f} | {r['synth_numpy_ms']:.3f} "
+                  f"| {r['analys_numpy_ms']:.3f} |", flush=True)
+    return 0
+
+
+def _split(text: str) -> list[str]:
+    return [x.strip() for x in text.split(",") if x.strip()]
 
 
 def check_cmd(ns: argparse.Namespace) -> int:
@@ -92,18 +153,40 @@ def main(argv: list[str] | None = None) -> int:
     sub = ap.add_subparsers(dest="command", required=True)
     d = sub.add_parser("demo", help="synthesis -> analysis roundtrip on the default device")
     d.add_argument("--lmax", type=int, default=127)
-    d.add_argument("--grid", default="gauss", choices=("gauss", "equiangular"))
+    d.add_argument("--grid", default="gauss", choices=GRIDS)
+    d.add_argument("--target", default="auto", choices=("auto", *TARGETS))
+    d.add_argument("--png", default="ireesht_demo.png",
+                   help="map of the field and the roundtrip error ('' for none)")
     d.set_defaults(run=demo)
+    b = sub.add_parser("build", help="compile one plan for several targets into a directory")
+    b.add_argument("--lmax", type=int, required=True)
+    b.add_argument("--mmax", type=int)
+    b.add_argument("--grid", default="gauss", choices=GRIDS)
+    b.add_argument("--nlat", type=int)
+    b.add_argument("--nphi", type=int)
+    b.add_argument("--dtype", default="float32")
+    b.add_argument("--targets", default=",".join(TARGETS), help="comma-separated: " + ",".join(TARGETS))
+    b.add_argument("--cpu-baselines", default="x86-64-v3,aarch64",
+                   help="CPU modules to build (comma-separated): " + ",".join(CPU_BASELINES))
+    b.add_argument("--out", required=True)
+    b.set_defaults(run=build_cmd)
     sub.add_parser("devices", help="IREE drivers and devices on this machine").set_defaults(run=devices)
-    i = sub.add_parser("info", help="describe a saved module (checks its sha256)")
+    i = sub.add_parser("info", help="describe saved artifacts (checks their sha256)")
     i.add_argument("path")
     i.set_defaults(run=info)
     c = sub.add_parser("check", help="every available backend and kernel variant against the "
                        "float64 reference and each other; exits 1 on a mismatch")
     c.add_argument("--lmax", type=int, default=127)
     c.add_argument("--batch", type=int, default=2)
-    c.add_argument("--grid", default="gauss", choices=("gauss", "equiangular"))
+    c.add_argument("--grid", default="gauss", choices=GRIDS)
     c.set_defaults(run=check_cmd)
+    n = sub.add_parser("bench", help="time synth / analys on given targets and sizes")
+    n.add_argument("--lmax", type=int, nargs="+", default=[127, 255, 511])
+    n.add_argument("--targets", default="auto")
+    n.add_argument("--batch", type=int, default=1)
+    n.add_argument("--repeat", type=int, default=20)
+    n.add_argument("--grid", default="gauss", choices=GRIDS)
+    n.set_defaults(run=bench)
     ns = ap.parse_args(argv)
     try:
         return ns.run(ns)

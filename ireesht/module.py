@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
-import json
 import os
 import time
 from pathlib import Path
@@ -11,12 +11,11 @@ from typing import Any
 
 import numpy as np
 
-from ireesht import __version__
+from ireesht import __version__, artifacts
 from ireesht import runtime as rtmod
-from ireesht.plan import ANALYS_TABLES, SYNTH_TABLES, Plan, analys_fields_per_thread
-from ireesht.validate import check_finite
-
-MANIFEST_VERSION = 1
+from ireesht.plan import (ANALYS_TABLES, CPU_BASELINES, SYNTH_TABLES, TARGETS, Plan,
+                          analys_fields_per_thread)
+from ireesht.validate import check_choice, check_finite
 
 
 def cache_dir() -> Path:
@@ -40,10 +39,10 @@ class Module:
     they stay allocated as long as the module lives.
     """
 
-    def __init__(self, vmfb: bytes, plan: Plan, info: dict[str, Any]):
+    def __init__(self, vmfb: bytes, plan: Plan, info: dict[str, Any], device: str | None = None):
         self.plan = plan
         self._vmfb = vmfb
-        self._session = rtmod.Session(vmfb, plan.target)
+        self._session = rtmod.Session(vmfb, plan.target, device)
         t0 = time.perf_counter()
         tables = plan.tables()
         self._tables = {k: self._session.upload(v) for k, v in tables.items()}
@@ -145,22 +144,10 @@ class Module:
 
     # --- artifacts -------------------------------------------------------------
     def save(self, path: str | os.PathLike) -> Path:
-        """Write ``path/module.vmfb`` and ``path/manifest.json``; returns the directory."""
-        out = Path(path)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "module.vmfb").write_bytes(self._vmfb)
-        manifest = {
-            "manifest_version": MANIFEST_VERSION,
-            "ireesht_version": __version__,
-            "plan": self.plan.as_dict(),
-            "target": self.plan.target,
-            "kernels": self.plan.kernels,
-            "vmfb": "module.vmfb",
-            "sha256": hashlib.sha256(self._vmfb).hexdigest(),
-            "iree_compiler": self.info.get("iree_compiler"),
-        }
-        (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
-        return out
+        """Write the module and its ``manifest.json`` into directory ``path`` (the format
+        of ``ireesht build``, with one target); returns the directory."""
+        return artifacts.write(path, [(self.plan.as_dict(), self._vmfb, _arch(self.plan))],
+                               self.info.get("iree_compiler"))
 
 
 def _as_array(name: str, value, complex_: bool) -> np.ndarray:
@@ -180,7 +167,7 @@ def compile(
     nlat: int | None = None,
     nphi: int | None = None,
     grid: str = "gauss",
-    target: str = "vulkan",
+    target: str = "auto",
     dtype: str = "float32",
     *,
     kernels: str = "auto",
@@ -196,7 +183,8 @@ def compile(
     nlat, nphi : grid size (defaults: Gauss nlat = lmax+1, nphi = 2 (lmax+1); equiangular
         2 lmax + 1 and 4 lmax; see ``ireesht.grid.default_sizes``)
     grid : "gauss" (Gauss-Legendre) or "equiangular" (both poles, Clenshaw-Curtis weights)
-    target : "vulkan"
+    target : "auto" (CUDA if there is a CUDA GPU, else a Vulkan GPU, else Metal, else the
+        CPU; ``info["target"]`` says which), "cuda", "vulkan", "metal" or "cpu"
     dtype : "float32"
     kernels : kernel family: "auto" (the fastest measured for the target), "wgsl"
     fields_per_thread : fields sharing one Legendre recurrence (1, 2 or 4): use 4 for
@@ -207,6 +195,8 @@ def compile(
     -------
     Module with ``synth``, ``analys``, ``info`` and ``save``.
     """
+    if target == "auto":
+        target = rtmod.auto_target()
     plan = Plan.create(lmax, mmax, nlat, nphi, grid, target, dtype, kernels, fields_per_thread)
     try:
         return _build(plan, use_cache)
@@ -221,7 +211,9 @@ def _build(plan: Plan, use_cache: bool) -> Module:
     from ireesht import pipeline  # needs the compiler: imported only when compiling
 
     text = pipeline.render(plan)
-    key = hashlib.sha256((text + pipeline.digest(plan)).encode()).hexdigest()[:24]
+    # the flags name the host CPU's features for target cpu: part of the key
+    flags = " ".join(pipeline.family(plan).compile_flags(plan))
+    key = hashlib.sha256((text + pipeline.digest(plan) + flags).encode()).hexdigest()[:24]
     cached = cache_dir() / f"{key}.vmfb"
     t0 = time.perf_counter()
     if use_cache and cached.exists():
@@ -241,37 +233,80 @@ def _build(plan: Plan, use_cache: bool) -> Module:
     return Module(vmfb, plan, info)
 
 
-def read_manifest(path: str | os.PathLike) -> tuple[dict, bytes]:
-    """Read and verify a module written by ``Module.save``: ``(manifest, vmfb bytes)``.
+def load(path: str | os.PathLike, target: str | None = None, device: str | None = None) -> Module:
+    """Load a module written by ``ireesht build`` or ``Module.save`` (needs only
+    iree-base-runtime and numpy).
 
-    Raises ValueError for a missing or unreadable manifest, a manifest from a newer
-    ireesht, and a module file that is missing or does not match its sha256.
+    ``path`` is the directory (or one ``.vmfb`` in it). With several targets there, the one
+    that matches a device here is picked (CUDA, then a Vulkan GPU, Metal, the CPU), unless
+    ``target`` names one; ``device`` is an IREE device URI. The file's sha256 and the IREE
+    release that compiled it are checked first. Raises ``ireesht.artifacts.ArtifactError``
+    (a ValueError) for a corrupt, mismatched or foreign artifact.
     """
-    root = Path(path)
-    manifest_path = root / "manifest.json" if root.is_dir() else root.with_name("manifest.json")
-    try:
-        manifest = json.loads(manifest_path.read_text())
-    except FileNotFoundError:
-        raise ValueError(f"path={str(path)!r}: no manifest.json there (expected a saved module)")
-    except json.JSONDecodeError as e:
-        raise ValueError(f"{manifest_path}: not a valid manifest ({e})") from None
-    if manifest.get("manifest_version", 0) > MANIFEST_VERSION:
-        raise ValueError(
-            f"{manifest_path}: manifest_version={manifest.get('manifest_version')}, "
-            f"this ireesht {__version__} reads up to {MANIFEST_VERSION}"
-        )
-    try:
-        vmfb = (manifest_path.parent / manifest["vmfb"]).read_bytes()
-    except FileNotFoundError:
-        raise ValueError(f"{manifest_path.parent / manifest['vmfb']}: module file missing") from None
-    digest = hashlib.sha256(vmfb).hexdigest()
-    if digest != manifest["sha256"]:
-        raise ValueError(f"{manifest['vmfb']}: sha256 {digest} does not match the manifest")
-    return manifest, vmfb
+    manifest = artifacts.read_manifest(path)
+    if target is None and Path(path).suffix == ".vmfb":
+        entry = next((e for e in manifest["artifacts"] if e["file"] == Path(path).name), None)
+        if entry is None:
+            raise artifacts.ArtifactError(f"{path}: not listed in its directory's manifest")
+        target = entry["target"]
+    found = rtmod.scan_drivers()
+    drivers = [d for d, devs in found.items() if isinstance(devs, list) and devs]
+    entry = artifacts.select(manifest, target, drivers, rtmod.has_vulkan_gpu(found))
+    vmfb = artifacts.verified_bytes(manifest, entry)
+    plan = Plan(**entry["plan"])
+    info = {"target": plan.target, "module": "loaded", "path": str(path),
+            "iree_compiler": manifest.get("iree_compiler")}
+    return Module(vmfb, plan, info, device)
 
 
-def load(path: str | os.PathLike) -> Module:
-    """Load a module written by ``Module.save`` (needs only iree-base-runtime and numpy)."""
-    manifest, vmfb = read_manifest(path)
-    plan = Plan(**manifest["plan"])
-    return Module(vmfb, plan, {"target": plan.target, "module": "loaded", "path": str(path)})
+def build(
+    lmax: int,
+    out: str | os.PathLike,
+    targets: tuple[str, ...] = ("vulkan", "cuda", "metal", "cpu"),
+    mmax: int | None = None,
+    nlat: int | None = None,
+    nphi: int | None = None,
+    grid: str = "gauss",
+    dtype: str = "float32",
+    *,
+    fields_per_thread: int = 1,
+    cpu_baselines: tuple[str, ...] = ("x86-64-v3", "aarch64"),
+    progress=None,
+) -> Path:
+    """Compile one plan for several targets into directory ``out`` (no device needed).
+
+    Each target gets its default kernel family; the CPU gets one module per portable
+    baseline in ``cpu_baselines`` (never the host's own features, so the artifacts run on
+    any CPU of that baseline). ``progress(message)`` is called before each compilation.
+    Returns the directory; load it with ``ireesht.load``.
+    """
+    from ireesht import pipeline
+
+    for t in targets:
+        check_choice("targets", t, TARGETS)
+    for b in cpu_baselines:
+        check_choice("cpu_baselines", b, CPU_BASELINES)
+    jobs = []
+    for t in dict.fromkeys(targets):
+        for cpu in (cpu_baselines if t == "cpu" else ("host",)):
+            plan = Plan.create(lmax, mmax, nlat, nphi, grid, t, dtype, "auto", fields_per_thread)
+            jobs.append(dataclasses.replace(plan, cpu=cpu))
+    modules = []
+    for i, plan in enumerate(jobs):
+        if progress:
+            progress(f"[{i + 1}/{len(jobs)}] {plan.target}"
+                     + (f" ({plan.cpu})" if plan.target == "cpu" else "") + f", {plan.kernels} kernels")
+        t0 = time.perf_counter()
+        vmfb = pipeline.compile_plan(plan)
+        modules.append((plan.as_dict(), vmfb,
+                        {**_arch(plan), "compile_s": round(time.perf_counter() - t0, 2)}))
+    return artifacts.write(out, modules, pipeline.compiler_version())
+
+
+def _arch(plan: Plan) -> dict:
+    """What a module needs from the machine, for the manifest."""
+    if plan.target == "cpu":
+        return {"cpu_baseline": plan.cpu, "cpu_arch": artifacts.cpu_arch(plan.cpu)
+                if plan.cpu != "host" else artifacts.platform.machine()}
+    return {"gpu_arch": {"vulkan": "SPIR-V 1.3, Vulkan 1.1 (subgroup arithmetic optional)",
+                         "cuda": "PTX, sm_80 and newer", "metal": "MSL source (Apple GPUs)"}[plan.target]}

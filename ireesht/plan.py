@@ -15,10 +15,11 @@ from ireesht import grid as gridmod
 from ireesht import layout, legendre
 from ireesht.validate import check_choice, check_int
 
-TARGETS = ("vulkan",)
 DTYPES = ("float32",)
 # kernel families each target can run, the first being the default of kernels="auto"
-TARGET_KERNELS = {"vulkan": ("wgsl",)}
+TARGET_KERNELS = {"vulkan": ("wgsl", "mlir"), "cuda": ("mlir",), "metal": ("mlir",), "cpu": ("c",)}
+TARGETS = tuple(TARGET_KERNELS)
+CPU_BASELINES = ("x86-64-v2", "x86-64-v3", "aarch64")
 FIELDS_PER_THREAD = (1, 2, 4)
 SYNTH_WG = 64  # workgroup size of leg_synth.wgsl
 SYNTH_PAIRS_PER_THREAD = 2  # KP of leg_synth.wgsl
@@ -43,6 +44,9 @@ class Plan:
     fields_per_thread : fields that share one recurrence in the Legendre kernels (1, 2, 4):
         larger is faster for batches, slower for single fields
     subgroups : whether the analysis kernel sums with subgroup operations
+    cpu : for target "cpu", the instruction set the module is built for: "host" (this
+        machine's, for modules compiled where they run) or a portable baseline of
+        ``CPU_BASELINES`` (saved artifacts)
     """
 
     lmax: int
@@ -55,6 +59,7 @@ class Plan:
     kernels: str = "wgsl"
     fields_per_thread: int = 1
     subgroups: bool = True
+    cpu: str = "host"
 
     @classmethod
     def create(

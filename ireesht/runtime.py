@@ -12,7 +12,7 @@ import numpy as np
 import iree.runtime as rt
 
 # IREE driver used for each ireesht target
-DRIVERS = {"vulkan": "vulkan"}
+DRIVERS = {"vulkan": "vulkan", "cuda": "cuda", "metal": "metal", "cpu": "local-task"}
 
 
 class ExecutableLoadError(RuntimeError):
@@ -30,16 +30,72 @@ def scan_drivers() -> dict[str, list[dict] | str]:
     return found
 
 
+def describe_device(driver: str, device: dict) -> dict[str, str]:
+    """What a device supports that the kernels care about: fp64 and subgroup arithmetic."""
+    if driver == "vulkan":
+        dump = rt.get_driver(driver).dump_device_info(device["device_id"])
+        fields = dict(line.split(": ", 1) for line in dump.splitlines() if ": " in line)
+        sub = dict(kv.split("=", 1) for kv in fields.get("subgroup", "").split() if "=" in kv)
+        ops = int(sub.get("operations", "0"), 16)
+        return {"type": fields.get("type", "?"),
+                "subgroup arithmetic": f"yes (size {sub.get('size')})" if ops & 0x8 else "no",
+                "fp64": "not reported by IREE (ireesht check tries it)"}
+    if driver == "cuda":
+        return {"fp64": "yes", "subgroup arithmetic": "yes (warp 32)"}
+    if driver == "metal":
+        return {"fp64": "no", "subgroup arithmetic": "yes (SIMD-group 32)"}
+    if driver in ("local-task", "local-sync"):
+        from ireesht.artifacts import host_cpu_baselines
+
+        return {"fp64": "yes", "cpu baselines": ",".join(sorted(host_cpu_baselines())) or "?"}
+    return {}
+
+
 def available_drivers() -> list[str]:
     """IREE HAL drivers that have at least one device on this machine."""
     return [name for name, devices in scan_drivers().items() if isinstance(devices, list) and devices]
 
 
-def open_device(target: str):
-    """The first device of the target's IREE driver, with a clear error when there is none.
+SOFTWARE_DEVICES = ("llvmpipe", "lavapipe", "swiftshader")
 
-    IREE runtime flags (e.g. ``--vulkan_dedicated_compute_queue=false``) can be given in
-    ``$IREESHT_IREE_FLAGS``; they apply to devices created afterwards.
+
+def is_software(name: str) -> bool:
+    """Whether a Vulkan device is a CPU emulation (Mesa's lavapipe, SwiftShader)."""
+    return any(s in name.lower() for s in SOFTWARE_DEVICES)
+
+
+def auto_target(found: dict | None = None) -> str:
+    """The target ``target="auto"`` picks: CUDA if a CUDA GPU is present, else a Vulkan
+    device that is a real GPU, else Metal, else the CPU (lavapipe is slower than the CPU
+    target, BENCHMARKS.md)."""
+    found = scan_drivers() if found is None else found
+    if _devices(found, "cuda"):
+        return "cuda"
+    if has_vulkan_gpu(found):
+        return "vulkan"
+    if _devices(found, "metal"):
+        return "metal"
+    return "cpu"
+
+
+def has_vulkan_gpu(found: dict) -> bool:
+    """Whether ``scan_drivers()`` found a Vulkan device that is not a CPU emulation."""
+    return any(not is_software(d.get("name", "")) for d in _devices(found, "vulkan"))
+
+
+def _devices(found: dict, driver: str) -> list[dict]:
+    devices = found.get(driver)
+    return devices if isinstance(devices, list) else []
+
+
+def open_device(target: str, device: str | None = None):
+    """A device of the target's IREE driver, with a clear error when there is none.
+
+    ``device`` is an IREE device URI (``"cuda://0"``, ``"vulkan://<path>"`` with the path
+    ``ireesht devices`` lists); by default the
+    first device, a real GPU before a software Vulkan driver. IREE runtime flags (e.g.
+    ``--vulkan_dedicated_compute_queue=false``) can be given in ``$IREESHT_IREE_FLAGS``;
+    they apply to devices created afterwards. Returns ``(device, name)``.
     """
     driver = DRIVERS[target]
     flags = os.environ.get("IREESHT_IREE_FLAGS", "").split()
@@ -58,14 +114,26 @@ def open_device(target: str):
             + ("; on Debian, `apt-get install mesa-vulkan-drivers` gives a CPU Vulkan driver"
                if driver == "vulkan" else "")
         )
-    return rt.get_device(driver), devices[0].get("name", driver)
+    if device is not None:
+        if not device.startswith(driver + "://"):
+            raise ValueError(f"device={device!r}: expected an IREE URI of the {driver!r} "
+                             f"driver, like {driver}://0")
+        try:
+            return rt.get_device(device), device
+        except (RuntimeError, ValueError) as e:
+            raise ValueError(f"device={device!r}: {str(e).strip().splitlines()[0]}; "
+                             f"devices here: {[d.get('name') for d in devices]}") from None
+    best = min(range(len(devices)), key=lambda i: is_software(devices[i].get("name", "")))
+    chosen = devices[best]
+    uri = f"{driver}://{chosen['path']}" if best and chosen.get("path") else driver
+    return rt.get_device(uri), chosen.get("name", driver)
 
 
 class Session:
     """A loaded module on one device."""
 
-    def __init__(self, vmfb: bytes, target: str):
-        self.device, self.device_name = open_device(target)
+    def __init__(self, vmfb: bytes, target: str, device: str | None = None):
+        self.device, self.device_name = open_device(target, device)
         self.config = rt.Config(device=self.device)
         vm_module = rt.VmModule.copy_buffer(self.config.vm_instance, vmfb)
         try:

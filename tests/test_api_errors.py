@@ -32,7 +32,7 @@ def test_compile_rejects_bad_plans(kwargs, match):
 
 @pytest.fixture(scope="module")
 def mod(vulkan):
-    return ireesht.compile(7)
+    return ireesht.compile(7, target="vulkan")
 
 
 def test_synth_rejects_wrong_length(mod, rng):
@@ -93,10 +93,10 @@ def test_missing_driver_names_the_available_ones(monkeypatch):
 
 
 def test_load_rejects_a_corrupted_module(vulkan, tmp_path):
-    saved = ireesht.compile(3).save(tmp_path / "m")
-    data = bytearray((saved / "module.vmfb").read_bytes())
+    saved = ireesht.compile(3, target="vulkan").save(tmp_path / "m")
+    data = bytearray((saved / "sht_vulkan.vmfb").read_bytes())
     data[len(data) // 2] ^= 0xFF
-    (saved / "module.vmfb").write_bytes(bytes(data))
+    (saved / "sht_vulkan.vmfb").write_bytes(bytes(data))
     with pytest.raises(ValueError, match="sha256 .* does not match the manifest"):
         ireesht.load(saved)
 
@@ -115,13 +115,13 @@ def test_device_without_subgroup_arithmetic_falls_back(vulkan, monkeypatch, rng)
     capability = (0x00020011).to_bytes(4, "little") + (63).to_bytes(4, "little")
     real = runtime.Session
 
-    def device_without_subgroups(vmfb, target):
+    def device_without_subgroups(vmfb, target, device=None):
         if capability in vmfb:
             raise runtime.ExecutableLoadError("vkCreateComputePipelines failed (simulated)")
-        return real(vmfb, target)
+        return real(vmfb, target, device)
 
     monkeypatch.setattr(runtime, "Session", device_without_subgroups)
-    mod = ireesht.compile(9)
+    mod = ireesht.compile(9, target="vulkan")
     assert mod.info["variants"]["analysis_reduction"] == "workgroup tree"
     q = random_coefficients(rng, 9, 9)
     assert np.linalg.norm(mod.analys(mod.synth(q)) - q) <= 2e-6 * np.linalg.norm(q)

@@ -25,10 +25,11 @@ def test_devices_lists_the_vulkan_device(vulkan):
     out = run("devices")
     assert out.returncode == 0
     assert re.search(r"^vulkan\s+" + re.escape(vulkan), out.stdout, re.MULTILINE)
+    assert "subgroup arithmetic: yes" in out.stdout  # lavapipe has it
 
 
 def test_info_describes_a_saved_module(vulkan, tmp_path, capsys):
-    ireesht.compile(7, grid="equiangular").save(tmp_path / "m")
+    ireesht.compile(7, grid="equiangular", target="vulkan").save(tmp_path / "m")
     assert main(["info", str(tmp_path / "m")]) == 0
     manifest = json.loads(capsys.readouterr().out)
     assert manifest["plan"]["lmax"] == 7 and manifest["plan"]["grid"] == "equiangular"
@@ -40,11 +41,29 @@ def test_info_of_a_missing_module_fails_clearly(tmp_path, capsys):
 
 
 def test_demo_prints_device_and_errors_at_rounding_level(vulkan, tmp_path):
-    out = run("demo", "--lmax", "15", cwd=tmp_path)
+    out = run("demo", "--lmax", "15", "--target", "vulkan", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert vulkan in out.stdout
     errors = [float(x) for x in re.findall(r"error[^\n]*?(\d\.\d+e-\d+)", out.stdout)]
     assert len(errors) == 2 and max(errors) < 2e-6
+    png = (tmp_path / "ireesht_demo.png").read_bytes()
+    assert png.startswith(b"\x89PNG") and len(png) > 10_000
+
+
+def test_demo_without_matplotlib_says_how_to_get_it(vulkan, tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import fails
+    monkeypatch.chdir(tmp_path)
+    assert main(["demo", "--lmax", "7", "--target", "vulkan"]) == 0
+    assert "pip install 'ireesht[plot]'" in capsys.readouterr().out
+    assert not (tmp_path / "ireesht_demo.png").exists()
+
+
+def test_bench_prints_a_table(vulkan, capsys):
+    assert main(["bench", "--lmax", "7", "15", "--targets", "vulkan", "--repeat", "3"]) == 0
+    rows = [r for r in capsys.readouterr().out.splitlines() if r.startswith("| vulkan")]
+    assert len(rows) == 2
+    times = [float(x) for x in rows[1].split("|")[6:10]]
+    assert all(0 < t < 10_000 for t in times)
 
 
 def test_check_compares_every_path_and_passes_here(vulkan, capsys):

@@ -38,7 +38,7 @@ def test_installed_wheel_transforms_outside_the_source_tree(wheel, tmp_path, vul
     script = (
         "import numpy as np, ireesht, ireesht.reference as r\n"
         "assert 'site-packages' in ireesht.__file__, ireesht.__file__\n"
-        "m = ireesht.compile(12, use_cache=False)\n"
+        "m = ireesht.compile(12, use_cache=False, target='vulkan')\n"
         "q = np.random.default_rng().uniform(-1, 1, (2, ireesht.nlm(12, 12))) * (1 + 1j)\n"
         "q[:, :13] = q[:, :13].real\n"
         "f = m.synth(q)\n"

@@ -197,7 +197,8 @@ def test_legendre_values_closed_forms():
         (2, 2): c * np.sqrt(15 / 8) * s * s,
     }
     for (l, m), v in expect.items():
-        np.testing.assert_allclose(legendre_values(2, m, x)[l - m], v, rtol=1e-14, atol=1e-15)
+        # absolute 1e-14 on values of size ~0.3: the closed forms cancel near their zeros
+        np.testing.assert_allclose(legendre_values(2, m, x)[l - m], v, rtol=1e-14, atol=1e-14)
 
 
 @pytest.mark.parametrize("m", [0, 1, 7, 40])

@@ -39,6 +39,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from ireesht.bench import median_ms  # noqa: E402
+
 H200_FMA_PER_S = 33.5e12
 BATCHES = {1: 1, 16: 4}  # batch -> fields_per_thread
 
@@ -70,19 +72,9 @@ def prepare(out: Path, lmaxes: list[int]) -> None:
     (out / "minimal.vmfb").write_bytes(compile_mlir(MINIMAL_MLIR, compile_flags(None)))
     for lmax in lmaxes:
         for nf in sorted(set(BATCHES.values())):
-            mod = ireesht.compile(lmax, fields_per_thread=nf)
+            mod = ireesht.compile(lmax, fields_per_thread=nf, target="vulkan")
             mod.save(out / f"l{lmax}_nf{nf}")
             print(f"saved lmax={lmax} nf={nf} ({mod.info['module']}, {mod.info['compile_s']:.1f} s)")
-
-
-def median_ms(fn, n: int) -> float:
-    fn()  # warm-up: pipelines, allocations
-    times = []
-    for _ in range(n):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return 1e3 * float(np.median(times))
 
 
 def tool(name: str) -> str:

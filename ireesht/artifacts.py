@@ -1,0 +1,212 @@
+"""Saved modules: a directory of ``.vmfb`` files (one per target) and a ``manifest.json``.
+
+Written by ``ireesht build`` / ``ireesht.build`` (several targets) and ``Module.save`` (one);
+read by ``ireesht.load``, which needs only ``iree-base-runtime`` and numpy. Each file is
+verified against the sha256 in the manifest before it is handed to IREE, and the IREE
+release that compiled it must match the runtime's (VM bytecode is versioned per release).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+from pathlib import Path
+
+from ireesht import __version__
+
+MANIFEST_VERSION = 2
+MANIFEST = "manifest.json"
+# the order in which load() prefers artifacts when no target is asked for
+TARGET_PREFERENCE = ("cuda", "vulkan", "metal", "cpu")
+CONVENTIONS = {
+    "normalization": "orthonormal on the unit sphere, Condon-Shortley phase",
+    "coefficients": "complex (..., nlm), packed m-major: index of (l, m) is m(2 lmax + 3 - m)/2 + (l - m)",
+    "spatial": "real (..., nlat, nphi), colatitude increasing from the north pole, phi_j = 2 pi j / nphi",
+    "real_fields": "Im q(l, 0) is ignored by synthesis and returned as 0 by analysis",
+}
+README = """\
+# ireesht transform artifacts
+
+Spherical harmonic transforms compiled ahead of time with IREE: lmax={lmax}, mmax={mmax},
+{grid} grid {nlat} x {nphi}, {dtype}. One module per target: {targets}.
+`manifest.json` holds the plan, the conventions, each module's target, kernel family,
+architecture, sha256 and the IREE release that compiled it.
+
+Load with only `pip install iree-base-runtime=={iree_minor}.* numpy` and ireesht:
+
+    import ireesht
+    mod = ireesht.load("{dirname}")      # picks the module that matches a device here
+    f = mod.synth(q)                      # q: (..., {nlm}) complex, packed m-major
+    q2 = mod.analys(f)                    # f: (..., {nlat}, {nphi}) real
+
+`ireesht.load(dir, target="cpu")` forces a target; `ireesht info {dirname}` describes it.
+"""
+
+
+class ArtifactError(ValueError):
+    """A saved module that cannot be used here: corrupt, mismatched, or for another machine."""
+
+
+def iree_release(version: str | None) -> str:
+    """``"3.13"`` from ``"3.13.0rc20261016"``."""
+    return ".".join((version or "unknown").split(".")[:2])
+
+
+def cpu_arch(baseline: str) -> str:
+    return "aarch64" if baseline == "aarch64" else "x86_64"
+
+
+def host_cpu_baselines() -> set[str]:
+    """The CPU baselines (``ireesht.plan.CPU_BASELINES``) this machine can execute.
+
+    x86-64-v3 needs AVX2, FMA, BMI1/2, F16C, LZCNT and MOVBE; v2 needs SSE4.2, SSSE3 and
+    POPCNT. Loading a module built for features the CPU lacks would kill the process with
+    SIGILL, so load() checks first.
+    """
+    machine = platform.machine().lower()
+    if machine in ("aarch64", "arm64"):
+        return {"aarch64"}
+    if machine not in ("x86_64", "amd64"):
+        return set()
+    try:
+        flags = set()
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("flags"):
+                flags = set(line.split(":", 1)[1].split())
+                break
+    except OSError:  # not Linux: assume the widespread v2 baseline only
+        return {"x86-64-v2"}
+    found = set()
+    if {"sse4_2", "ssse3", "popcnt"} <= flags:
+        found.add("x86-64-v2")
+        if {"avx2", "fma", "bmi1", "bmi2", "f16c", "abm", "movbe"} <= flags:
+            found.add("x86-64-v3")
+    return found
+
+
+def write(directory: str | os.PathLike, modules: list[tuple[dict, bytes, dict]],
+          iree_compiler: str | None) -> Path:
+    """Write ``(plan dict, vmfb, extra manifest fields)`` modules, the manifest and a README.
+
+    Returns the directory. File names are ``sht_<target>[_<cpu>].vmfb``.
+    """
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    entries = []
+    for plan, vmfb, extra in modules:
+        name = f"sht_{plan['target']}" + (f"_{plan['cpu']}" if plan["target"] == "cpu" else "")
+        (out / f"{name}.vmfb").write_bytes(vmfb)
+        entries.append({
+            "target": plan["target"],
+            "kernels": plan["kernels"],
+            "file": f"{name}.vmfb",
+            "sha256": hashlib.sha256(vmfb).hexdigest(),
+            "bytes": len(vmfb),
+            **extra,
+            "plan": plan,
+        })
+    first = modules[0][0]
+    manifest = {
+        "manifest_version": MANIFEST_VERSION,
+        "ireesht_version": __version__,
+        "iree_compiler": iree_compiler,
+        "plan": {k: first[k] for k in ("lmax", "mmax", "grid", "nlat", "nphi", "dtype")},
+        "conventions": CONVENTIONS,
+        "artifacts": entries,
+    }
+    (out / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
+    (out / "README.md").write_text(README.format(
+        **manifest["plan"], targets=", ".join(e["file"] for e in entries),
+        iree_minor=iree_release(iree_compiler), dirname=out.name, nlm=_nlm(first)))
+    return out
+
+
+def _nlm(plan: dict) -> int:
+    from ireesht.layout import nlm
+
+    return nlm(plan["lmax"], plan["mmax"])
+
+
+def read_manifest(path: str | os.PathLike) -> dict:
+    """The manifest of a saved directory (or of the directory holding a ``.vmfb`` path)."""
+    root = Path(path)
+    manifest_path = root / MANIFEST if root.is_dir() else root.with_name(MANIFEST)
+    try:
+        manifest = json.loads(manifest_path.read_text())
+    except FileNotFoundError:
+        raise ArtifactError(f"path={str(path)!r}: no {MANIFEST} there (expected a directory "
+                            f"written by `ireesht build` or Module.save)") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise ArtifactError(f"{manifest_path}: not a valid manifest ({e})") from None
+    version = manifest.get("manifest_version") if isinstance(manifest, dict) else None
+    if not isinstance(version, int):
+        raise ArtifactError(f"{manifest_path}: not an ireesht manifest (no manifest_version)")
+    if version > MANIFEST_VERSION:
+        raise ArtifactError(
+            f"{manifest_path}: manifest_version={version} was written by ireesht "
+            f"{manifest.get('ireesht_version')}; this ireesht {__version__} reads up to "
+            f"{MANIFEST_VERSION}: upgrade ireesht")
+    if version < MANIFEST_VERSION:
+        raise ArtifactError(f"{manifest_path}: manifest_version={version} from an older "
+                            f"ireesht; rebuild the artifacts with this one")
+    manifest["_dir"] = str(manifest_path.parent)
+    return manifest
+
+
+def verified_bytes(manifest: dict, entry: dict, check_release: bool = True) -> bytes:
+    """The ``.vmfb`` of one manifest entry, after checking its size, sha256 and (unless
+    ``check_release`` is false) that the runtime is of the IREE release that compiled it."""
+    path = Path(manifest["_dir"]) / entry["file"]
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ArtifactError(f"{path}: module file missing") from None
+    if len(data) != entry.get("bytes", len(data)):
+        raise ArtifactError(f"{path}: {len(data)} bytes, the manifest says {entry['bytes']} "
+                            f"(truncated or replaced)")
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != entry["sha256"]:
+        raise ArtifactError(f"{entry['file']}: sha256 {digest} does not match the manifest "
+                            f"({entry['sha256']}): the file is corrupted or was replaced")
+    if not check_release:
+        return data
+    from iree.runtime import version
+
+    built, here = iree_release(manifest.get("iree_compiler")), iree_release(version.VERSION)
+    if built != here:
+        raise ArtifactError(f"{entry['file']} was compiled by IREE {built}, this runtime is "
+                            f"IREE {here}: install iree-base-runtime=={built}.* or rebuild")
+    return data
+
+
+def select(manifest: dict, target: str | None, drivers: list[str], vulkan_gpu: bool) -> dict:
+    """The manifest entry to load on this machine.
+
+    ``target`` None picks by ``TARGET_PREFERENCE`` among targets with a device here (Vulkan
+    only on a real GPU unless it is the only match); a CPU module must match this CPU.
+    Raises ArtifactError naming what the artifacts need and what this machine has.
+    """
+    from ireesht.runtime import DRIVERS
+
+    entries = manifest["artifacts"]
+    if target is not None:
+        entries = [e for e in entries if e["target"] == target]
+        if not entries:
+            raise ArtifactError(f"target={target!r}: no such module in {manifest['_dir']} "
+                                f"(it has {sorted({e['target'] for e in manifest['artifacts']})})")
+    cpus = host_cpu_baselines()
+    runnable = [e for e in entries if DRIVERS.get(e["target"]) in drivers
+                and (e["target"] != "cpu" or e["plan"].get("cpu") in cpus)]
+    if not runnable:
+        have = ", ".join(f"{e['target']}" + (f" ({e['plan'].get('cpu')})" if e["target"] == "cpu" else "")
+                         for e in entries)
+        raise ArtifactError(
+            f"{manifest['_dir']}: modules for {have}, but this machine has drivers with a "
+            f"device: {drivers} and CPU baselines {sorted(cpus) or 'none known'}")
+    def rank(e: dict) -> tuple:
+        software = e["target"] == "vulkan" and not vulkan_gpu
+        baseline = e["plan"].get("cpu", "")
+        return (software, TARGET_PREFERENCE.index(e["target"]), baseline != "x86-64-v3")
+    return min(runnable, key=rank)

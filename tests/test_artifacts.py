@@ -1,0 +1,161 @@
+"""Saved artifacts: ireesht.build / Module.save, ireesht.load's choice and its checks."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ireesht
+from ireesht import artifacts
+from ireesht.artifacts import ArtifactError
+from ireesht.cli import main, random_coefficients
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory, vulkan) -> Path:
+    out = tmp_path_factory.mktemp("art") / "sht7"
+    messages = []
+    ireesht.build(7, out, targets=("vulkan",), grid="equiangular", progress=messages.append)
+    assert messages == ["[1/1] vulkan, wgsl kernels"]
+    return out
+
+
+def test_build_writes_modules_manifest_and_readme(built):
+    manifest = json.loads((built / "manifest.json").read_text())
+    assert manifest["plan"] == {"lmax": 7, "mmax": 7, "grid": "equiangular", "nlat": 15,
+                                "nphi": 28, "dtype": "float32"}
+    (entry,) = manifest["artifacts"]
+    assert entry["target"] == "vulkan" and entry["kernels"] == "wgsl"
+    assert entry["file"] == "sht_vulkan.vmfb" and entry["bytes"] == (built / entry["file"]).stat().st_size
+    assert manifest["iree_compiler"].startswith("3.13") and manifest["ireesht_version"] == ireesht.__version__
+    assert "orthonormal" in manifest["conventions"]["normalization"]
+    assert "ireesht.load" in (built / "README.md").read_text()
+
+
+def test_loaded_artifact_matches_a_fresh_compile(built, rng):
+    mod = ireesht.load(built)
+    assert mod.info["module"] == "loaded" and mod.plan.target == "vulkan"
+    fresh = ireesht.compile(7, grid="equiangular", target="vulkan")
+    q = random_coefficients(rng, 7, 7, (3,))
+    np.testing.assert_array_equal(mod.synth(q), fresh.synth(q))
+
+
+def _copy(src: Path, dst: Path) -> Path:
+    dst.mkdir()
+    for f in src.iterdir():
+        (dst / f.name).write_bytes(f.read_bytes())
+    return dst
+
+
+def _edit_manifest(path: Path, **changes) -> None:
+    m = json.loads((path / "manifest.json").read_text())
+    m.update(changes)
+    (path / "manifest.json").write_text(json.dumps(m))
+
+
+def test_truncated_module_is_named(built, tmp_path):
+    d = _copy(built, tmp_path / "t")
+    data = (d / "sht_vulkan.vmfb").read_bytes()
+    (d / "sht_vulkan.vmfb").write_bytes(data[: len(data) // 3])
+    with pytest.raises(ArtifactError, match=r"sht_vulkan.vmfb: \d+ bytes, the manifest says"):
+        ireesht.load(d)
+
+
+def test_corrupted_manifest_and_newer_version(built, tmp_path):
+    d = _copy(built, tmp_path / "c")
+    (d / "manifest.json").write_text('{"manifest_version": 2, "artif')
+    with pytest.raises(ArtifactError, match="not a valid manifest"):
+        ireesht.load(d)
+    d = _copy(built, tmp_path / "n")
+    _edit_manifest(d, manifest_version=99, ireesht_version="9.0")
+    with pytest.raises(ArtifactError, match="manifest_version=99 was written by ireesht 9.0"):
+        ireesht.load(d)
+
+
+def test_other_iree_release_is_refused(built, tmp_path):
+    d = _copy(built, tmp_path / "r")
+    _edit_manifest(d, iree_compiler="3.99.0")
+    with pytest.raises(ArtifactError, match=r"compiled by IREE 3.99, this runtime is IREE 3.13"):
+        ireesht.load(d)
+
+
+def test_missing_target_names_the_drivers_here(built):
+    with pytest.raises(ArtifactError, match=r"target='cuda': no such module .*it has \['vulkan'\]"):
+        ireesht.load(built, target="cuda")
+
+
+def test_select_refuses_modules_this_machine_cannot_run():
+    entry = {"target": "cuda", "plan": {}, "file": "sht_cuda.vmfb"}
+    cpu = {"target": "cpu", "plan": {"cpu": "some-other-cpu"}, "file": "sht_cpu.vmfb"}
+    manifest = {"_dir": "d", "artifacts": [entry, cpu]}
+    with pytest.raises(ArtifactError, match=r"modules for cuda, cpu \(some-other-cpu\), but this "
+                       r"machine has drivers with a device: \['local-task'\]"):
+        artifacts.select(manifest, None, ["local-task"], vulkan_gpu=False)
+    # with a CUDA device, CUDA is preferred; a software Vulkan ranks after the CPU
+    vk = {"target": "vulkan", "plan": {}, "file": "sht_vulkan.vmfb"}
+    cpu_ok = {"target": "cpu", "plan": {"cpu": next(iter(artifacts.host_cpu_baselines()))}}
+    both = {"_dir": "d", "artifacts": [vk, cpu_ok, entry]}
+    assert artifacts.select(both, None, ["cuda", "vulkan", "local-task"], True) is entry
+    assert artifacts.select(both, None, ["vulkan", "local-task"], False) is cpu_ok
+    assert artifacts.select(both, None, ["vulkan", "local-task"], True) is vk
+
+
+def test_cli_info_verifies_checksums(built, tmp_path, capsys):
+    assert main(["info", str(built)]) == 0
+    assert json.loads(capsys.readouterr().out)["artifacts"][0]["target"] == "vulkan"
+    d = _copy(built, tmp_path / "i")
+    data = bytearray((d / "sht_vulkan.vmfb").read_bytes())
+    data[100] ^= 1
+    (d / "sht_vulkan.vmfb").write_bytes(bytes(data))
+    assert main(["info", str(d)]) == 2
+    assert "does not match the manifest" in capsys.readouterr().err
+
+
+def test_cli_build_shows_progress(vulkan, tmp_path):
+    out = subprocess.run([sys.executable, "-m", "ireesht", "build", "--lmax", "3", "--targets",
+                          "vulkan", "--out", str(tmp_path / "b")], capture_output=True, text=True,
+                         cwd=REPO)
+    assert out.returncode == 0, out.stderr
+    assert "compiling [1/1] vulkan, wgsl kernels" in out.stderr and "wrote" in out.stderr
+    assert (tmp_path / "b" / "sht_vulkan.vmfb").exists()
+
+
+def test_artifact_runs_with_only_the_runtime_and_numpy(built, tmp_path, rng):
+    """A fresh venv with iree-base-runtime and numpy only (no compiler), ireesht installed
+    without its dependencies: the artifact loads and gives the numbers computed here."""
+    wheel_dir = tmp_path / "wheel"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheel_dir),
+                    str(REPO)], check=True)
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    py = env_dir / "bin" / "python"
+    from importlib.metadata import version
+
+    subprocess.run([py, "-m", "pip", "install", "-q",
+                    f"iree-base-runtime=={version('iree-base-runtime')}", "numpy"], check=True)
+    subprocess.run([py, "-m", "pip", "install", "-q", "--no-deps", *wheel_dir.glob("*.whl")],
+                   check=True)
+    q = random_coefficients(rng, 7, 7, (2,))
+    expect = ireesht.load(built).synth(q)
+    np.save(tmp_path / "q.npy", q)
+    np.save(tmp_path / "f.npy", expect)
+    script = (
+        "import importlib.util, sys, numpy as np, ireesht\n"
+        "assert importlib.util.find_spec('iree.compiler') is None\n"
+        "m = ireesht.load(sys.argv[1])\n"
+        "f = m.synth(np.load(sys.argv[2]))\n"
+        "np.testing.assert_array_equal(f, np.load(sys.argv[3]))\n"
+        "print('ok', m.info['device'])\n"
+    )
+    out = subprocess.run([py, "-c", script, str(built), str(tmp_path / "q.npy"),
+                          str(tmp_path / "f.npy")], cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("ok")
