@@ -90,13 +90,14 @@ def write(directory: str | os.PathLike, modules: list[tuple[dict, bytes, dict]],
           iree_compiler: str | None) -> Path:
     """Write ``(plan dict, vmfb, extra manifest fields)`` modules, the manifest and a README.
 
-    Returns the directory. File names are ``sht_<target>[_<cpu>].vmfb``.
+    Returns the directory. File names are ``sht_<target>_<kernels>[_<cpu>].vmfb``.
     """
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     entries = []
     for plan, vmfb, extra in modules:
-        name = f"sht_{plan['target']}" + (f"_{plan['cpu']}" if plan["target"] == "cpu" else "")
+        name = f"sht_{plan['target']}_{plan['kernels']}" + (
+            f"_{plan['cpu']}" if plan["target"] == "cpu" else "")
         (out / f"{name}.vmfb").write_bytes(vmfb)
         entries.append({
             "target": plan["target"],
@@ -181,21 +182,23 @@ def verified_bytes(manifest: dict, entry: dict, check_release: bool = True) -> b
     return data
 
 
-def select(manifest: dict, target: str | None, drivers: list[str], vulkan_gpu: bool) -> dict:
+def select(manifest: dict, target: str | None, drivers: list[str], vulkan_gpu: bool,
+           kernels: str | None = None) -> dict:
     """The manifest entry to load on this machine.
 
     ``target`` None picks by ``TARGET_PREFERENCE`` among targets with a device here (Vulkan
     only on a real GPU unless it is the only match); a CPU module must match this CPU.
     Raises ArtifactError naming what the artifacts need and what this machine has.
     """
+    from ireesht.plan import TARGET_KERNELS
     from ireesht.runtime import DRIVERS
 
-    entries = manifest["artifacts"]
-    if target is not None:
-        entries = [e for e in entries if e["target"] == target]
-        if not entries:
-            raise ArtifactError(f"target={target!r}: no such module in {manifest['_dir']} "
-                                f"(it has {sorted({e['target'] for e in manifest['artifacts']})})")
+    entries = [e for e in manifest["artifacts"] if target in (None, e["target"])
+               and kernels in (None, e.get("kernels"))]
+    if not entries:
+        have = sorted({f"{e['target']}:{e.get('kernels')}" for e in manifest["artifacts"]})
+        raise ArtifactError(f"target={target!r}, kernels={kernels!r}: no such module in "
+                            f"{manifest['_dir']} (it has {have})")
     cpus = host_cpu_baselines()
     runnable = [e for e in entries if DRIVERS.get(e["target"]) in drivers
                 and (e["target"] != "cpu" or e["plan"].get("cpu") in cpus)]
@@ -207,6 +210,7 @@ def select(manifest: dict, target: str | None, drivers: list[str], vulkan_gpu: b
             f"device: {drivers} and CPU baselines {sorted(cpus) or 'none known'}")
     def rank(e: dict) -> tuple:
         software = e["target"] == "vulkan" and not vulkan_gpu
-        baseline = e["plan"].get("cpu", "")
-        return (software, TARGET_PREFERENCE.index(e["target"]), baseline != "x86-64-v3")
+        family = TARGET_KERNELS[e["target"]].index(e["kernels"]) if "kernels" in e else 0
+        return (software, TARGET_PREFERENCE.index(e["target"]), family,
+                e["plan"].get("cpu") != "x86-64-v3")
     return min(runnable, key=rank)

@@ -20,18 +20,22 @@ def median_ms(fn, n: int, warmup: bool = True) -> float:
     return 1e3 * float(np.median(times))
 
 
-def bench_plan(lmax: int, target: str, batch: int, repeat: int, grid: str = "gauss") -> dict:
+def bench_plan(lmax: int, target: str, batch: int, repeat: int, grid: str = "gauss",
+               dtype: str = "float32") -> dict:
     """Time one plan on one target: synth / analys on device-resident arrays written into
     kept buffers (results stay on the device; each call waits for its result), and with
     numpy in and out. Returns the medians in ms with the device and kernel family."""
     import ireesht
     from ireesht.cli import random_coefficients
 
-    mod = ireesht.compile(lmax, grid=grid, target=target, fields_per_thread=4 if batch >= 8 else 1)
-    p, session = mod.plan, mod._session
-    q = random_coefficients(np.random.default_rng(), p.lmax, p.mmax, (batch,)).astype(np.complex64)
-    q_dev = session.upload(q.view(np.float32).reshape(batch, p.nlm, 2))
-    f_out, q_out = session.empty((batch, p.nlat, p.nphi)), session.empty((batch, p.nlm, 2))
+    mod = ireesht.compile(lmax, grid=grid, target=target, dtype=dtype,
+                          fields_per_thread=4 if batch >= 8 else 1)
+    p, session, real = mod.plan, mod._session, np.dtype(dtype)
+    q = random_coefficients(np.random.default_rng(), p.lmax, p.mmax, (batch,))
+    q_dev = session.upload(q.astype(np.result_type(real, np.complex64)).view(real)
+                           .reshape(batch, p.nlm, 2))
+    f_out = session.empty((batch, p.nlat, p.nphi), real)
+    q_out = session.empty((batch, p.nlm, 2), real)
     f_dev = mod.synth(q_dev, out=f_out)
     f = session.to_numpy(f_dev)
     return dict(

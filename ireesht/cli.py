@@ -9,7 +9,7 @@ import time
 import numpy as np
 
 from ireesht.grid import GRID_KINDS as GRIDS
-from ireesht.plan import CPU_BASELINES, TARGETS
+from ireesht.plan import CPU_BASELINES, DTYPES, TARGETS
 
 
 def random_coefficients(rng: np.random.Generator, lmax: int, mmax: int, batch: tuple = ()) -> np.ndarray:
@@ -125,13 +125,13 @@ def bench(ns: argparse.Namespace) -> int:
     """Time synth / analys with device-resident data (the fast path) and numpy in/out."""
     from ireesht.bench import bench_plan
 
-    print("| target | kernels | device | lmax | batch | synth ms | analys ms | synth ms numpy | "
-          "analys ms numpy |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| target | kernels | device | dtype | lmax | batch | synth ms | analys ms | "
+          "synth ms numpy | analys ms numpy |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for target in _split(ns.targets):
         for lmax in ns.lmax:
-            r = bench_plan(lmax, target, ns.batch, ns.repeat, ns.grid)
-            print(f"| {target} | {r['kernels']} | {r['device']} | {lmax} | {ns.batch} "
+            r = bench_plan(lmax, target, ns.batch, ns.repeat, ns.grid, ns.dtype)
+            print(f"| {target} | {r['kernels']} | {r['device']} | {ns.dtype} | {lmax} | {ns.batch} "
                   f"| {r['synth_ms']:.3f} | {r['analys_ms']:.3f} | {r['synth_numpy_ms']:.3f} "
                   f"| {r['analys_numpy_ms']:.3f} |", flush=True)
     return 0
@@ -144,7 +144,7 @@ def _split(text: str) -> list[str]:
 def check_cmd(ns: argparse.Namespace) -> int:
     from ireesht.comparison import check
 
-    rows = check(ns.lmax, ns.batch, ns.grid)
+    rows = check(ns.lmax, ns.batch, ns.grid, artifacts=ns.artifacts)
     return 0 if all(r["ok"] for r in rows) else 1
 
 
@@ -164,8 +164,10 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--grid", default="gauss", choices=GRIDS)
     b.add_argument("--nlat", type=int)
     b.add_argument("--nphi", type=int)
-    b.add_argument("--dtype", default="float32")
-    b.add_argument("--targets", default=",".join(TARGETS), help="comma-separated: " + ",".join(TARGETS))
+    b.add_argument("--dtype", default="float32", choices=DTYPES)
+    b.add_argument("--targets", default=",".join(TARGETS),
+                   help="comma-separated, each a target or target:kernels (vulkan:mlir): "
+                   + ",".join(TARGETS))
     b.add_argument("--cpu-baselines", default="x86-64-v3,aarch64",
                    help="CPU modules to build (comma-separated): " + ",".join(CPU_BASELINES))
     b.add_argument("--out", required=True)
@@ -179,6 +181,8 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--lmax", type=int, default=127)
     c.add_argument("--batch", type=int, default=2)
     c.add_argument("--grid", default="gauss", choices=GRIDS)
+    c.add_argument("--artifacts", help="check the modules of this `ireesht build` directory "
+                   "instead of compiling here (lmax and grid are then the directory's)")
     c.set_defaults(run=check_cmd)
     n = sub.add_parser("bench", help="time synth / analys on given targets and sizes")
     n.add_argument("--lmax", type=int, nargs="+", default=[127, 255, 511])
@@ -186,6 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     n.add_argument("--batch", type=int, default=1)
     n.add_argument("--repeat", type=int, default=20)
     n.add_argument("--grid", default="gauss", choices=GRIDS)
+    n.add_argument("--dtype", default="float32", choices=DTYPES)
     n.set_defaults(run=bench)
     ns = ap.parse_args(argv)
     try:

@@ -22,43 +22,79 @@ TOLERANCE = 2e-5
 
 def _paths() -> list[tuple[str, str, dict]]:
     """(target, kernel family, plan overrides) for every path this machine can run."""
+    from ireesht.plan import TARGET_KERNELS
+
+    drivers = runtime.available_drivers()
     found = []
-    if "vulkan" in runtime.available_drivers():
-        found.append(("vulkan", "wgsl", {"subgroups": True}))
-        found.append(("vulkan", "wgsl", {"subgroups": False}))
+    for target, families in TARGET_KERNELS.items():
+        if runtime.DRIVERS[target] not in drivers:
+            continue
+        for family in families:
+            if family in ("wgsl", "mlir"):  # GPU families: both analysis reductions
+                found.append((target, family, {"subgroups": True}))
+                found.append((target, family, {"subgroups": False}))
+            else:
+                found.append((target, family, {}))
     return found
 
 
-def check(lmax: int = 127, batch: int = 2, grid: str = "gauss", verbose: bool = True) -> list[dict]:
+def _modules(lmax: int, grid: str, artifacts_dir: str | None):
+    """(target, family, module) of every path: compiled here, or the runnable modules of
+    an artifact directory (``ireesht build``)."""
+    from ireesht.module import _build, load
+
+    if artifacts_dir is not None:
+        from ireesht import artifacts
+
+        manifest = artifacts.read_manifest(artifacts_dir)
+        drivers = runtime.available_drivers()
+        cpus = artifacts.host_cpu_baselines()
+        for e in manifest["artifacts"]:
+            if runtime.DRIVERS[e["target"]] in drivers and (
+                    e["target"] != "cpu" or e["plan"]["cpu"] in cpus):
+                yield e["target"], e["kernels"], load(artifacts_dir, e["target"],
+                                                      kernels=e["kernels"])
+        return
+    base = Plan.create(lmax, grid=grid, target="vulkan")
+    for target, family, overrides in _paths():
+        plan = dataclasses.replace(base, target=target, kernels=family, **overrides)
+        try:
+            yield target, family, _build(plan, use_cache=True)
+        except runtime.ExecutableLoadError as e:  # e.g. no subgroup arithmetic here
+            print(f"skipped {target}/{family} {overrides}: {str(e).splitlines()[0][:120]}")
+
+
+def check(lmax: int = 127, batch: int = 2, grid: str = "gauss", verbose: bool = True,
+          artifacts: str | None = None) -> list[dict]:
     """Run synth and analys on every available path; print and return one row per path.
 
+    The paths are every target with a device here and each of its kernel families and
+    analysis reductions, compiled for ``lmax`` and ``grid``; or, with ``artifacts`` (a
+    directory from ``ireesht build``), each module there that this machine can run.
     Each row has target, family, variant, device, relative L2 and max errors of synthesis
     against the reference, the larger relative L2 difference of synthesis and analysis
     against the first path, the roundtrip error, the times, and ``ok`` (all within
     TOLERANCE). Raises RuntimeError when no path is available.
     """
     from ireesht.cli import random_coefficients, rel_l2
-    from ireesht.module import _build
 
-    paths = _paths()
-    if not paths:
-        raise RuntimeError(f"no backend to check: drivers with a device here: "
-                           f"{runtime.available_drivers()}")
-    base = Plan.create(lmax, grid=grid)
-    q = random_coefficients(np.random.default_rng(), lmax, lmax, (batch,))
-    f_ref = reference.synth(q, lmax, lmax, base.make_grid())
-    rows, first = [], None  # the first path's (synthesis, analysis)
-    for target, family, overrides in paths:
-        mod = _build(dataclasses.replace(base, target=target, **overrides), use_cache=True)
+    rows, first, q, f_ref = [], None, None, None  # first: the first path's (synth, analys)
+    rng = np.random.default_rng()
+    for target, family, mod in _modules(lmax, grid, artifacts):
+        p = mod.plan
+        if q is None:
+            q = random_coefficients(rng, p.lmax, p.mmax, (batch,))
+            f_ref = reference.synth(q, p.lmax, p.mmax, p.make_grid())
         t0 = time.perf_counter()
         f = mod.synth(q)
         t1 = time.perf_counter()
         q2 = mod.analys(f)
         t2 = time.perf_counter()
         first = (f, q2) if first is None else first
+        variant = mod.info["variants"].get("analysis_reduction", "-")
         row = dict(
-            target=target, family=family, variant=mod.info["variants"]["analysis_reduction"],
-            device=mod.info["device"], lmax=lmax,
+            target=target, family=family, variant=variant,
+            device=mod.info["device"], lmax=p.lmax,
             synth_rel_l2=rel_l2(f, f_ref),
             synth_max=float(np.abs(f - f_ref).max() / np.abs(f_ref).max()),
             vs_first=max(rel_l2(f, first[0]), rel_l2(q2, first[1])),
@@ -67,6 +103,9 @@ def check(lmax: int = 127, batch: int = 2, grid: str = "gauss", verbose: bool = 
         )
         row["ok"] = max(row["synth_rel_l2"], row["vs_first"], row["roundtrip_rel_l2"]) <= TOLERANCE
         rows.append(row)
+    if not rows:
+        raise RuntimeError(f"no backend to check: drivers with a device here: "
+                           f"{runtime.available_drivers()}")
     if verbose:
         print("| target | family | analysis | device | lmax | synth rel L2 / max | vs first "
               "| roundtrip rel L2 | synth / analys ms | ok |")

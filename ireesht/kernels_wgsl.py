@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 from pathlib import Path
 
 from ireesht.plan import Plan, analys_fields_per_thread
+from ireesht.resources import data_dir
 
 
 def kernel_objects(plan: Plan) -> dict[str, str]:
@@ -22,26 +22,8 @@ def kernel_objects(plan: Plan) -> dict[str, str]:
 
 
 def kernels_dir() -> Path:
-    """Directory holding the shipped ``.spv`` kernels.
-
-    From a wheel it is the package ``ireesht.kernels.wgsl`` (pyproject maps
-    ``kernels/wgsl`` there); from a source checkout it is ``<repo>/kernels/wgsl``. The
-    spec's search locations are used rather than ``importlib.resources.files``: the package
-    has no ``__init__.py``, and for such namespace packages ``files()`` returns a
-    ``MultiplexedPath`` whose ``str()`` is not a path.
-    """
-    try:
-        spec = importlib.util.find_spec("ireesht.kernels.wgsl")
-    except ModuleNotFoundError:
-        spec = None
-    for loc in (spec.submodule_search_locations or ()) if spec else ():
-        if any(Path(loc).glob("*.spv")):
-            return Path(loc)
-    source = Path(__file__).resolve().parent.parent / "kernels" / "wgsl"
-    if source.is_dir():
-        return source
-    raise FileNotFoundError(f"ireesht kernels not found: neither package ireesht.kernels.wgsl "
-                            f"nor {source} holds .spv files")
+    """Directory holding the shipped ``.spv`` kernels (package ``ireesht.kernels.wgsl``)."""
+    return data_dir("ireesht.kernels.wgsl", "kernels/wgsl", "*.spv")
 
 
 def parts(plan: Plan, values: dict) -> dict[str, str]:

@@ -51,8 +51,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ireesht import layout
-
 SCALE_BITS = 64
 THRESHOLD_BITS = 32
 
@@ -206,7 +204,6 @@ def scaled_legendre(
     E = pe + e
     k = np.floor_divide(E + THRESHOLD_BITS, SCALE_BITS)
     y1 = np.ldexp(fr + pl, E - SCALE_BITS * k).astype(dt)  # the one rounding of the seed
-    y0 = np.zeros(npts, dtype=dt)
 
     coef, scale = order_tables(lmax, m)
     c = coef.astype(dt)

@@ -30,8 +30,9 @@ class Module:
     ``synth(qlm)``: ``(..., nlm)`` complex coefficients (packed m-major, see
     ``ireesht.layout``) -> ``(..., nlat, nphi)`` real field.
     ``analys(f)``: ``(..., nlat, nphi)`` real field -> ``(..., nlm)`` complex coefficients.
-    numpy in, numpy out (computed in float32). Device arrays in (``iree.runtime.DeviceArray``
-    in the kernel layout: ``(B, nlm, 2)`` float32 for synth, ``(B, nlat, nphi)`` float32 for
+    numpy in, numpy out (computed in the plan's dtype). Device arrays in
+    (``iree.runtime.DeviceArray`` in the kernel layout, of the plan's dtype: ``(B, nlm, 2)``
+    for synth, ``(B, nlat, nphi)`` for
     analys), device arrays out, with no host copy.
 
     Each call writes into device buffers kept for the last batch size (the intermediate
@@ -41,6 +42,8 @@ class Module:
 
     def __init__(self, vmfb: bytes, plan: Plan, info: dict[str, Any], device: str | None = None):
         self.plan = plan
+        self._real = np.dtype(plan.dtype)
+        self._complex = np.result_type(self._real, np.complex64)
         self._vmfb = vmfb
         self._session = rtmod.Session(vmfb, plan.target, device)
         t0 = time.perf_counter()
@@ -56,11 +59,7 @@ class Module:
             "plan": plan.as_dict(),
             "device": self._session.device_name,
             "kernels": plan.kernels,
-            "variants": {
-                "fields_per_thread": plan.fields_per_thread,
-                "analysis_fields_per_thread": analys_fields_per_thread(plan),
-                "analysis_reduction": "subgroup" if plan.subgroups else "workgroup tree",
-            },
+            "variants": _variants(plan),
             "exact_quadrature": plan.exact,
             "exact_lmax": g.exact_lmax,
             "tables_s": time.perf_counter() - t0,  # computed on the host and uploaded
@@ -73,17 +72,17 @@ class Module:
 
     # --- transforms ------------------------------------------------------------
     def synth(self, qlm, out=None):
-        """Synthesis: ``(..., nlm)`` complex -> ``(..., nlat, nphi)`` float32 (see class doc).
+        """Synthesis: ``(..., nlm)`` complex -> ``(..., nlat, nphi)`` real (see class doc).
 
-        For a device-array ``qlm``, ``out`` may be a device array ``(B, nlat, nphi)`` float32
+        For a device-array ``qlm``, ``out`` may be a device array ``(B, nlat, nphi)``
         to write into (the fast path: no allocation per call); it is returned.
         """
         p = self.plan
         if rtmod.is_device_array(qlm):
-            rtmod.check_device_array("qlm", qlm, (p.nlm, 2))
+            rtmod.check_device_array("qlm", qlm, (p.nlm, 2), self._real)
             if out is None:
                 return self._session.call("synth", *self._synth_args, qlm)
-            rtmod.check_device_array("out", out, (p.nlat, p.nphi), batch=qlm.shape[0])
+            rtmod.check_device_array("out", out, (p.nlat, p.nphi), self._real, qlm.shape[0])
             return self._into("synth", qlm, out)
         q = _as_array("qlm", qlm, complex_=True)
         if q.ndim < 1 or q.shape[-1] != p.nlm:
@@ -91,24 +90,24 @@ class Module:
                 f"qlm: shape {q.shape}, expected (..., {p.nlm}) for lmax={p.lmax}, mmax={p.mmax}"
             )
         lead = q.shape[:-1]
-        flat = np.ascontiguousarray(q.reshape(-1, p.nlm), dtype=np.complex64)
+        flat = np.ascontiguousarray(q.reshape(-1, p.nlm), dtype=self._complex)
         if flat.shape[0] == 0:
-            return np.zeros(lead + (p.nlat, p.nphi), np.float32)
-        f = self._into("synth", flat.view(np.float32).reshape(-1, p.nlm, 2))
+            return np.zeros(lead + (p.nlat, p.nphi), self._real)
+        f = self._into("synth", flat.view(self._real).reshape(-1, p.nlm, 2))
         return self._session.to_numpy(f).reshape(lead + (p.nlat, p.nphi))
 
     def analys(self, f, out=None):
-        """Analysis: ``(..., nlat, nphi)`` real -> ``(..., nlm)`` complex64 (see class doc).
+        """Analysis: ``(..., nlat, nphi)`` real -> ``(..., nlm)`` complex (see class doc).
 
-        For a device-array ``f``, ``out`` may be a device array ``(B, nlm, 2)`` float32 to
+        For a device-array ``f``, ``out`` may be a device array ``(B, nlm, 2)`` to
         write into (no allocation per call); it is returned.
         """
         p = self.plan
         if rtmod.is_device_array(f):
-            rtmod.check_device_array("spatial", f, (p.nlat, p.nphi))
+            rtmod.check_device_array("spatial", f, (p.nlat, p.nphi), self._real)
             if out is None:
                 return self._session.call("analys", *self._analys_args, f)
-            rtmod.check_device_array("out", out, (p.nlm, 2), batch=f.shape[0])
+            rtmod.check_device_array("out", out, (p.nlm, 2), self._real, f.shape[0])
             return self._into("analys", f, out)
         x = _as_array("spatial", f, complex_=False)
         if x.ndim < 2 or x.shape[-2:] != (p.nlat, p.nphi):
@@ -116,11 +115,11 @@ class Module:
                 f"spatial: shape {x.shape}, expected (..., {p.nlat}, {p.nphi}) (nlat, nphi)"
             )
         lead = x.shape[:-2]
-        flat = np.ascontiguousarray(x.reshape(-1, p.nlat, p.nphi), dtype=np.float32)
+        flat = np.ascontiguousarray(x.reshape(-1, p.nlat, p.nphi), dtype=self._real)
         if flat.shape[0] == 0:
-            return np.zeros(lead + (p.nlm,), np.complex64)
+            return np.zeros(lead + (p.nlm,), self._complex)
         q = self._into("analys", flat)
-        return self._session.to_numpy(q).view(np.complex64).reshape(lead + (p.nlm,))
+        return self._session.to_numpy(q).view(self._complex).reshape(lead + (p.nlm,))
 
     def _into(self, name: str, x, out=None):
         """Call ``<name>_into``, which writes the result into ``out`` and the intermediate F
@@ -138,7 +137,7 @@ class Module:
     def _kept_buffer(self, kind: str, name: str, shape: tuple[int, ...]):
         batch, buffer = self._kept.get((kind, name), (None, None))
         if batch != shape[0]:
-            buffer = self._session.empty(shape)
+            buffer = self._session.empty(shape, self._real)
             self._kept[(kind, name)] = (shape[0], buffer)
         return buffer
 
@@ -148,6 +147,19 @@ class Module:
         of ``ireesht build``, with one target); returns the directory."""
         return artifacts.write(path, [(self.plan.as_dict(), self._vmfb, _arch(self.plan))],
                                self.info.get("iree_compiler"))
+
+
+def _variants(plan: Plan) -> dict:
+    """The compile-time kernel variants a plan runs (``info["variants"]``)."""
+    if plan.target == "cpu":
+        from ireesht.kernels_c import LEG_FIELDS, baseline
+
+        return {"fields_per_work_item": LEG_FIELDS, "cpu_baseline": baseline(plan)}
+    return {
+        "fields_per_thread": plan.fields_per_thread,
+        "analysis_fields_per_thread": analys_fields_per_thread(plan),
+        "analysis_reduction": "subgroup" if plan.subgroups else "workgroup tree",
+    }
 
 
 def _as_array(name: str, value, complex_: bool) -> np.ndarray:
@@ -185,7 +197,8 @@ def compile(
     grid : "gauss" (Gauss-Legendre) or "equiangular" (both poles, Clenshaw-Curtis weights)
     target : "auto" (CUDA if there is a CUDA GPU, else a Vulkan GPU, else Metal, else the
         CPU; ``info["target"]`` says which), "cuda", "vulkan", "metal" or "cpu"
-    dtype : "float32"
+    dtype : "float32" or "float64" (CUDA, CPU, Vulkan devices with shaderFloat64; MLIR and C
+        kernel families)
     kernels : kernel family: "auto" (the fastest measured for the target), "wgsl"
     fields_per_thread : fields sharing one Legendre recurrence (1, 2 or 4): use 4 for
         batches of many fields
@@ -233,13 +246,15 @@ def _build(plan: Plan, use_cache: bool) -> Module:
     return Module(vmfb, plan, info)
 
 
-def load(path: str | os.PathLike, target: str | None = None, device: str | None = None) -> Module:
+def load(path: str | os.PathLike, target: str | None = None, device: str | None = None,
+         kernels: str | None = None) -> Module:
     """Load a module written by ``ireesht build`` or ``Module.save`` (needs only
     iree-base-runtime and numpy).
 
     ``path`` is the directory (or one ``.vmfb`` in it). With several targets there, the one
     that matches a device here is picked (CUDA, then a Vulkan GPU, Metal, the CPU), unless
-    ``target`` names one; ``device`` is an IREE device URI. The file's sha256 and the IREE
+    ``target`` names one (and ``kernels`` a family, where the directory has several);
+    ``device`` is an IREE device URI. The file's sha256 and the IREE
     release that compiled it are checked first. Raises ``ireesht.artifacts.ArtifactError``
     (a ValueError) for a corrupt, mismatched or foreign artifact.
     """
@@ -251,10 +266,11 @@ def load(path: str | os.PathLike, target: str | None = None, device: str | None 
         target = entry["target"]
     found = rtmod.scan_drivers()
     drivers = [d for d, devs in found.items() if isinstance(devs, list) and devs]
-    entry = artifacts.select(manifest, target, drivers, rtmod.has_vulkan_gpu(found))
+    entry = artifacts.select(manifest, target, drivers, rtmod.has_vulkan_gpu(found), kernels)
     vmfb = artifacts.verified_bytes(manifest, entry)
     plan = Plan(**entry["plan"])
-    info = {"target": plan.target, "module": "loaded", "path": str(path),
+    info = {"target": plan.target, "module": "loaded",
+            "path": str(Path(manifest["_dir"]) / entry["file"]),
             "iree_compiler": manifest.get("iree_compiler")}
     return Module(vmfb, plan, info, device)
 
@@ -275,21 +291,22 @@ def build(
 ) -> Path:
     """Compile one plan for several targets into directory ``out`` (no device needed).
 
-    Each target gets its default kernel family; the CPU gets one module per portable
-    baseline in ``cpu_baselines`` (never the host's own features, so the artifacts run on
+    A target is ``"cuda"`` (its default kernel family) or ``"vulkan:mlir"`` (a given
+    family); the CPU gets one module per portable baseline in ``cpu_baselines`` (never the host's own features, so the artifacts run on
     any CPU of that baseline). ``progress(message)`` is called before each compilation.
     Returns the directory; load it with ``ireesht.load``.
     """
     from ireesht import pipeline
 
-    for t in targets:
-        check_choice("targets", t, TARGETS)
     for b in cpu_baselines:
         check_choice("cpu_baselines", b, CPU_BASELINES)
     jobs = []
-    for t in dict.fromkeys(targets):
+    for spec in dict.fromkeys(targets):
+        t, _, kernels = spec.partition(":")
+        check_choice("targets", t, TARGETS)
         for cpu in (cpu_baselines if t == "cpu" else ("host",)):
-            plan = Plan.create(lmax, mmax, nlat, nphi, grid, t, dtype, "auto", fields_per_thread)
+            plan = Plan.create(lmax, mmax, nlat, nphi, grid, t, dtype, kernels or "auto",
+                               fields_per_thread)
             jobs.append(dataclasses.replace(plan, cpu=cpu))
     modules = []
     for i, plan in enumerate(jobs):

@@ -11,23 +11,20 @@ of the kernel sources or binaries, part of the cache key).
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import re
 import string
 from collections.abc import Sequence
 from pathlib import Path
-from types import ModuleType
+
 
 from ireesht.plan import SYNTH_PAIRS_PER_THREAD, SYNTH_WG, Plan, analys_fields_per_thread
+from ireesht.resources import data_dir
+from types import ModuleType
 
 
 def mlir_dir() -> Path:
-    """Directory of the pipeline templates: the installed package data, or the source tree."""
-    spec = importlib.util.find_spec("ireesht.mlir")
-    for loc in (spec.submodule_search_locations or ()) if spec else ():
-        if (Path(loc) / "pipeline.mlir").exists():
-            return Path(loc)
-    return Path(__file__).resolve().parent.parent / "mlir"
+    """Directory of the pipeline templates (package ``ireesht.mlir``)."""
+    return data_dir("ireesht.mlir", "mlir", "pipeline.mlir")
 
 
 def family(plan: Plan) -> ModuleType:
@@ -38,6 +35,7 @@ def family(plan: Plan) -> ModuleType:
 def template_values(plan: Plan) -> dict:
     """The sizes every template may use (``${lmax}``, ``${npairs}``, ...)."""
     return dict(
+        ft={"float32": "f32", "float64": "f64"}[plan.dtype],
         lmax=plan.lmax,
         mmax=plan.mmax,
         nlat=plan.nlat,

@@ -15,7 +15,9 @@ from ireesht import grid as gridmod
 from ireesht import layout, legendre
 from ireesht.validate import check_choice, check_int
 
-DTYPES = ("float32",)
+DTYPES = ("float32", "float64")
+# kernel families with float64 kernels; Metal GPUs have no float64 at all
+FLOAT64_KERNELS = ("mlir", "c")
 # kernel families each target can run, the first being the default of kernels="auto"
 TARGET_KERNELS = {"vulkan": ("wgsl", "mlir"), "cuda": ("mlir",), "metal": ("mlir",), "cpu": ("c",)}
 TARGETS = tuple(TARGET_KERNELS)
@@ -38,8 +40,8 @@ class Plan:
     lmax, mmax : band limit, 0 <= mmax <= lmax
     grid : "gauss" or "equiangular"
     nlat, nphi : spatial grid (nlat x nphi), nphi > 2 mmax
-    dtype : "float32"
-    target : "vulkan"
+    dtype : "float32" or "float64"
+    target : "vulkan", "cuda", "metal" or "cpu"
     kernels : kernel family, one of ``TARGET_KERNELS[target]``
     fields_per_thread : fields that share one recurrence in the Legendre kernels (1, 2, 4):
         larger is faster for batches, slower for single fields
@@ -85,8 +87,13 @@ class Plan:
         check_choice("target", target, TARGETS)
         check_choice("dtype", dtype, DTYPES)
         families = TARGET_KERNELS[target]
+        if dtype == "float64":
+            if target == "metal":
+                raise ValueError("dtype='float64': Metal GPUs have no float64; expected "
+                                 "dtype='float32' on target 'metal'")
+            families = tuple(f for f in families if f in FLOAT64_KERNELS)
         kernels = families[0] if kernels == "auto" else kernels
-        check_choice(f"kernels (target={target!r})", kernels, families)
+        check_choice(f"kernels (target={target!r}, dtype={dtype!r})", kernels, families)
         if fields_per_thread not in FIELDS_PER_THREAD:
             raise ValueError(
                 f"fields_per_thread={fields_per_thread!r}: expected one of {FIELDS_PER_THREAD}"
@@ -134,37 +141,39 @@ class Plan:
 
     # tables ----------------------------------------------------------------
     def tables(self) -> dict[str, np.ndarray]:
-        """The device tables, float32, in the layouts of kernels/CONTRACT.md.
+        """The device tables, in the plan's dtype, in the layouts of kernels/CONTRACT.md.
 
         Returns
         -------
         dict with ``xtab (npairs, 4)`` (x and t = 1 - x as hi + lo pairs), ``powtab
         (npairs*nbits, 4)``, ``mseed (mc, 2)``, ``coef (nlm, 4)`` (A, B, C, E), ``stab (nlm,)``,
         ``wtab (npairs,)``, ``twiddle (nphi, 2)``; all computed in float64 and rounded once
-        (values that need more than float32 come as hi + lo pairs).
+        (values that need more than float32 come as hi + lo pairs; in float64 the lo parts
+        are 0).
         """
+        dt = np.dtype(self.dtype).type
         g = self.make_grid()
         p = self.npairs
-        xtab = np.zeros((p, 4), np.float32)
-        xtab[:, 0], xtab[:, 1] = legendre.split(g.cost[:p])
+        xtab = np.zeros((p, 4), dt)
+        xtab[:, 0], xtab[:, 1] = legendre.split(g.cost[:p], dt)
         # exact for the rows that use it (x > 1/2, Sterbenz)
-        xtab[:, 2], xtab[:, 3] = legendre.split(1.0 - g.cost[:p])
+        xtab[:, 2], xtab[:, 3] = legendre.split(1.0 - g.cost[:p], dt)
         mant, exp = legendre.sin_power_table(g.sint[:p], self.nbits)
-        powtab = np.zeros((p, self.nbits, 4), np.float32)
-        powtab[..., 0], powtab[..., 1] = legendre.split(mant)
+        powtab = np.zeros((p, self.nbits, 4), dt)
+        powtab[..., 0], powtab[..., 1] = legendre.split(mant, dt)
         powtab[..., 2] = exp  # exact in float32: |exp| < 2^24
-        mseed = np.stack(legendre.split(legendre.seed_constants(self.mmax)), axis=-1)
+        mseed = np.stack(legendre.split(legendre.seed_constants(self.mmax), dt), axis=-1)
         coef, stab = legendre.recurrence_tables(self.lmax, self.mmax)
         # the 2 pi / nphi of the longitude quadrature is folded into the weights
-        wtab = (g.weights[:p] * (2 * np.pi / self.nphi)).astype(np.float32)
+        wtab = (g.weights[:p] * (2 * np.pi / self.nphi)).astype(dt)
         k = np.arange(self.nphi) * (2 * np.pi / self.nphi)
-        twiddle = np.stack([np.cos(k), np.sin(k)], axis=-1).astype(np.float32)
+        twiddle = np.stack([np.cos(k), np.sin(k)], axis=-1).astype(dt)
         return {
             "xtab": xtab,
             "powtab": powtab.reshape(p * self.nbits, 4),
-            "mseed": np.ascontiguousarray(mseed, dtype=np.float32),
-            "coef": coef.astype(np.float32),
-            "stab": stab.astype(np.float32),
+            "mseed": np.ascontiguousarray(mseed, dtype=dt),
+            "coef": coef.astype(dt),
+            "stab": stab.astype(dt),
             "wtab": wtab,
             "twiddle": twiddle,
         }

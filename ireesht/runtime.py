@@ -64,6 +64,21 @@ def is_software(name: str) -> bool:
     return any(s in name.lower() for s in SOFTWARE_DEVICES)
 
 
+def cpu_name() -> str:
+    """The host CPU's model name and core count (the ``local-task`` device has no name)."""
+    import platform
+
+    model = platform.processor() or platform.machine()
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{model} ({os.cpu_count()} threads)"
+
+
 def auto_target(found: dict | None = None) -> str:
     """The target ``target="auto"`` picks: CUDA if a CUDA GPU is present, else a Vulkan
     device that is a real GPU, else Metal, else the CPU (lavapipe is slower than the CPU
@@ -123,6 +138,8 @@ def open_device(target: str, device: str | None = None):
         except (RuntimeError, ValueError) as e:
             raise ValueError(f"device={device!r}: {str(e).strip().splitlines()[0]}; "
                              f"devices here: {[d.get('name') for d in devices]}") from None
+    if driver == "local-task":
+        return rt.get_device(driver), cpu_name()
     best = min(range(len(devices)), key=lambda i: is_software(devices[i].get("name", "")))
     chosen = devices[best]
     uri = f"{driver}://{chosen['path']}" if best and chosen.get("path") else driver
@@ -148,9 +165,9 @@ class Session:
         """Copy a host array to the device (once; pass the result on every call)."""
         return rt.asdevicearray(self.device, np.ascontiguousarray(array))
 
-    def empty(self, shape: tuple[int, ...]) -> rt.DeviceArray:
-        """A float32 device array whose contents are undefined (one upload when made)."""
-        return rt.asdevicearray(self.device, np.empty(shape, np.float32))
+    def empty(self, shape: tuple[int, ...], dtype=np.float32) -> rt.DeviceArray:
+        """A device array whose contents are undefined (one upload when made)."""
+        return rt.asdevicearray(self.device, np.empty(shape, dtype))
 
     def call(self, name: str, *args) -> rt.DeviceArray:
         return self.functions[name](*args)
@@ -190,16 +207,16 @@ def is_device_array(value) -> bool:
 
 
 def check_device_array(
-    name: str, array, trailing: tuple[int, ...], batch: int | None = None
+    name: str, array, trailing: tuple[int, ...], dtype=np.float32, batch: int | None = None
 ) -> None:
     """Device inputs are not copied to the host, so only shape and dtype are checked."""
     if not is_device_array(array):
         raise ValueError(f"{name}: {type(array).__name__}, expected an iree.runtime.DeviceArray")
     shape = tuple(array.shape)
     lead = "B" if batch is None else str(batch)
-    if (len(shape) != len(trailing) + 1 or shape[1:] != trailing or array.dtype != np.float32
+    if (len(shape) != len(trailing) + 1 or shape[1:] != trailing or array.dtype != dtype
             or (batch is not None and shape[0] != batch)):
         raise ValueError(
             f"{name}: device array {shape} {array.dtype}, expected ({lead}, "
-            + ", ".join(map(str, trailing)) + ") float32"
+            + ", ".join(map(str, trailing)) + f") {np.dtype(dtype).name}"
         )

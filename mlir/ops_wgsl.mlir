@@ -7,10 +7,10 @@
 // stage: op_leg_synth
     %F = hal.dispatch.extern "main"[%b](%lmax, %mmax, %nlat, %npairs, %nlm, %nb, %nbits,
                                          %xtab, %powtab, %mseed, %coef, %stab, %q)
-        : (i32, i32, i32, i32, i32, i32, i32, tensor<${npairs}x4xf32>, tensor<${npow}x4xf32>,
-           tensor<${mc}x2xf32>, tensor<${nlm}x4xf32>, tensor<${nlm}xf32>,
-           tensor<?x${nlm}x2xf32>{%b})
-          -> tensor<?x${nlat}x${mc}x2xf32>{%b}
+        : (i32, i32, i32, i32, i32, i32, i32, tensor<${npairs}x4x${ft}>, tensor<${npow}x4x${ft}>,
+           tensor<${mc}x2x${ft}>, tensor<${nlm}x4x${ft}>, tensor<${nlm}x${ft}>,
+           tensor<?x${nlm}x2x${ft}>{%b})
+          -> tensor<?x${nlat}x${mc}x2x${ft}>{%b}
       count(%device: !hal.device, %w: index) -> (index, index, index) {
         %gx = arith.constant ${synth_gx} : index
         %gy = arith.constant ${mc} : index
@@ -21,8 +21,8 @@
       objects({ #spirv ordinal(0) = [#hal.executable.object<{path = "${leg_synth}"}>] })
 // stage: op_fft_synth
     %f = hal.dispatch.extern "main"[%b](%nlat, %nphi, %mc, %nb, %twiddle, %F)
-        : (i32, i32, i32, i32, tensor<${nphi}x2xf32>, tensor<?x${nlat}x${mc}x2xf32>{%b})
-          -> tensor<?x${nlat}x${nphi}xf32>{%b}
+        : (i32, i32, i32, i32, tensor<${nphi}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>{%b})
+          -> tensor<?x${nlat}x${nphi}x${ft}>{%b}
       count(%device: !hal.device, %w: index) -> (index, index, index) {
         %gx = arith.constant ${nlat} : index
         %one = arith.constant 1 : index
@@ -32,8 +32,8 @@
       objects({ #spirv ordinal(0) = [#hal.executable.object<{path = "${fft_synth}"}>] })
 // stage: op_fft_analys
     %F = hal.dispatch.extern "main"[%b](%nlat, %nphi, %mc, %nb, %twiddle, %f)
-        : (i32, i32, i32, i32, tensor<${nphi}x2xf32>, tensor<?x${nlat}x${nphi}xf32>{%b})
-          -> tensor<?x${nlat}x${mc}x2xf32>{%b}
+        : (i32, i32, i32, i32, tensor<${nphi}x2x${ft}>, tensor<?x${nlat}x${nphi}x${ft}>{%b})
+          -> tensor<?x${nlat}x${mc}x2x${ft}>{%b}
       count(%device: !hal.device, %w: index) -> (index, index, index) {
         %gx = arith.constant ${nlat} : index
         %one = arith.constant 1 : index
@@ -44,10 +44,10 @@
 // stage: op_leg_analys
     %q = hal.dispatch.extern "main"[%b](%lmax, %mmax, %nlat, %npairs, %nlm, %nb, %nbits,
                                          %xtab, %powtab, %mseed, %coef, %stab, %wtab, %F)
-        : (i32, i32, i32, i32, i32, i32, i32, tensor<${npairs}x4xf32>, tensor<${npow}x4xf32>,
-           tensor<${mc}x2xf32>, tensor<${nlm}x4xf32>, tensor<${nlm}xf32>, tensor<${npairs}xf32>,
-           tensor<?x${nlat}x${mc}x2xf32>{%b})
-          -> tensor<?x${nlm}x2xf32>{%b}
+        : (i32, i32, i32, i32, i32, i32, i32, tensor<${npairs}x4x${ft}>, tensor<${npow}x4x${ft}>,
+           tensor<${mc}x2x${ft}>, tensor<${nlm}x4x${ft}>, tensor<${nlm}x${ft}>, tensor<${npairs}x${ft}>,
+           tensor<?x${nlat}x${mc}x2x${ft}>{%b})
+          -> tensor<?x${nlm}x2x${ft}>{%b}
       count(%device: !hal.device, %w: index) -> (index, index, index) {
         %gx = arith.constant ${mc} : index
         %gy = affine.apply affine_map<()[s0] -> (s0 ceildiv ${analys_nf})>()[%w]

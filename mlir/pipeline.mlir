@@ -34,12 +34,12 @@ ${aliases}
 
 module @sht ${module_attrs} {
 ${executables}
-  func.func private @synth_impl(%xtab: tensor<${npairs}x4xf32>, %powtab: tensor<${npow}x4xf32>,
-                   %mseed: tensor<${mc}x2xf32>, %coef: tensor<${nlm}x4xf32>, %stab: tensor<${nlm}xf32>,
-                   %twiddle: tensor<${nphi}x2xf32>, %q: tensor<?x${nlm}x2xf32>)
-      -> (tensor<?x${nlat}x${nphi}xf32>, tensor<?x${nlat}x${mc}x2xf32>) {
+  func.func private @synth_impl(%xtab: tensor<${npairs}x4x${ft}>, %powtab: tensor<${npow}x4x${ft}>,
+                   %mseed: tensor<${mc}x2x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
+                   %twiddle: tensor<${nphi}x2x${ft}>, %q: tensor<?x${nlm}x2x${ft}>)
+      -> (tensor<?x${nlat}x${nphi}x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) {
     %c0 = arith.constant 0 : index
-    %b = tensor.dim %q, %c0 : tensor<?x${nlm}x2xf32>
+    %b = tensor.dim %q, %c0 : tensor<?x${nlm}x2x${ft}>
     %nb = arith.index_cast %b : index to i32
     %lmax = arith.constant ${lmax} : i32
     %mmax = arith.constant ${mmax} : i32
@@ -51,16 +51,16 @@ ${executables}
     %mc = arith.constant ${mc} : i32
 ${op_leg_synth}
 ${op_fft_synth}
-    return %f, %F : tensor<?x${nlat}x${nphi}xf32>, tensor<?x${nlat}x${mc}x2xf32>
+    return %f, %F : tensor<?x${nlat}x${nphi}x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>
   }
 
-  func.func private @analys_impl(%xtab: tensor<${npairs}x4xf32>, %powtab: tensor<${npow}x4xf32>,
-                    %mseed: tensor<${mc}x2xf32>, %coef: tensor<${nlm}x4xf32>, %stab: tensor<${nlm}xf32>,
-                    %wtab: tensor<${npairs}xf32>, %twiddle: tensor<${nphi}x2xf32>,
-                    %f: tensor<?x${nlat}x${nphi}xf32>)
-      -> (tensor<?x${nlm}x2xf32>, tensor<?x${nlat}x${mc}x2xf32>) {
+  func.func private @analys_impl(%xtab: tensor<${npairs}x4x${ft}>, %powtab: tensor<${npow}x4x${ft}>,
+                    %mseed: tensor<${mc}x2x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
+                    %wtab: tensor<${npairs}x${ft}>, %twiddle: tensor<${nphi}x2x${ft}>,
+                    %f: tensor<?x${nlat}x${nphi}x${ft}>)
+      -> (tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) {
     %c0 = arith.constant 0 : index
-    %b = tensor.dim %f, %c0 : tensor<?x${nlat}x${nphi}xf32>
+    %b = tensor.dim %f, %c0 : tensor<?x${nlat}x${nphi}x${ft}>
     %nb = arith.index_cast %b : index to i32
     %lmax = arith.constant ${lmax} : i32
     %mmax = arith.constant ${mmax} : i32
@@ -72,58 +72,58 @@ ${op_fft_synth}
     %mc = arith.constant ${mc} : i32
 ${op_fft_analys}
 ${op_leg_analys}
-    return %q, %F : tensor<?x${nlm}x2xf32>, tensor<?x${nlat}x${mc}x2xf32>
+    return %q, %F : tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>
   }
 
   // The exported functions. synth / analys allocate their result and the intermediate F
   // on every call; synth_into / analys_into write them into buffers the caller passes
   // (iree.abi.output), which halves IREE's host cost per call on Vulkan (BENCHMARKS.md).
-  func.func @synth(%xtab: tensor<${npairs}x4xf32>, %powtab: tensor<${npow}x4xf32>,
-                   %mseed: tensor<${mc}x2xf32>, %coef: tensor<${nlm}x4xf32>, %stab: tensor<${nlm}xf32>,
-                   %twiddle: tensor<${nphi}x2xf32>,
-                   %q: tensor<?x${nlm}x2xf32>) -> tensor<?x${nlat}x${nphi}xf32> {
+  func.func @synth(%xtab: tensor<${npairs}x4x${ft}>, %powtab: tensor<${npow}x4x${ft}>,
+                   %mseed: tensor<${mc}x2x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
+                   %twiddle: tensor<${nphi}x2x${ft}>,
+                   %q: tensor<?x${nlm}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}> {
     %f, %F = call @synth_impl(%xtab, %powtab, %mseed, %coef, %stab, %twiddle, %q)
-        : (tensor<${npairs}x4xf32>, tensor<${npow}x4xf32>, tensor<${mc}x2xf32>, tensor<${nlm}x4xf32>,
-           tensor<${nlm}xf32>, tensor<${nphi}x2xf32>, tensor<?x${nlm}x2xf32>)
-          -> (tensor<?x${nlat}x${nphi}xf32>, tensor<?x${nlat}x${mc}x2xf32>)
-    return %f : tensor<?x${nlat}x${nphi}xf32>
+        : (tensor<${npairs}x4x${ft}>, tensor<${npow}x4x${ft}>, tensor<${mc}x2x${ft}>, tensor<${nlm}x4x${ft}>,
+           tensor<${nlm}x${ft}>, tensor<${nphi}x2x${ft}>, tensor<?x${nlm}x2x${ft}>)
+          -> (tensor<?x${nlat}x${nphi}x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>)
+    return %f : tensor<?x${nlat}x${nphi}x${ft}>
   }
 
-  func.func @synth_into(%xtab: tensor<${npairs}x4xf32>, %powtab: tensor<${npow}x4xf32>,
-                        %mseed: tensor<${mc}x2xf32>, %coef: tensor<${nlm}x4xf32>, %stab: tensor<${nlm}xf32>,
-                        %twiddle: tensor<${nphi}x2xf32>, %q: tensor<?x${nlm}x2xf32>,
-                        %f_out: tensor<?x${nlat}x${nphi}xf32> {iree.abi.output = 0 : index},
-                        %F_ws: tensor<?x${nlat}x${mc}x2xf32> {iree.abi.output = 1 : index})
-      -> (tensor<?x${nlat}x${nphi}xf32>, tensor<?x${nlat}x${mc}x2xf32>) {
+  func.func @synth_into(%xtab: tensor<${npairs}x4x${ft}>, %powtab: tensor<${npow}x4x${ft}>,
+                        %mseed: tensor<${mc}x2x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
+                        %twiddle: tensor<${nphi}x2x${ft}>, %q: tensor<?x${nlm}x2x${ft}>,
+                        %f_out: tensor<?x${nlat}x${nphi}x${ft}> {iree.abi.output = 0 : index},
+                        %F_ws: tensor<?x${nlat}x${mc}x2x${ft}> {iree.abi.output = 1 : index})
+      -> (tensor<?x${nlat}x${nphi}x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) {
     %f, %F = call @synth_impl(%xtab, %powtab, %mseed, %coef, %stab, %twiddle, %q)
-        : (tensor<${npairs}x4xf32>, tensor<${npow}x4xf32>, tensor<${mc}x2xf32>, tensor<${nlm}x4xf32>,
-           tensor<${nlm}xf32>, tensor<${nphi}x2xf32>, tensor<?x${nlm}x2xf32>)
-          -> (tensor<?x${nlat}x${nphi}xf32>, tensor<?x${nlat}x${mc}x2xf32>)
-    return %f, %F : tensor<?x${nlat}x${nphi}xf32>, tensor<?x${nlat}x${mc}x2xf32>
+        : (tensor<${npairs}x4x${ft}>, tensor<${npow}x4x${ft}>, tensor<${mc}x2x${ft}>, tensor<${nlm}x4x${ft}>,
+           tensor<${nlm}x${ft}>, tensor<${nphi}x2x${ft}>, tensor<?x${nlm}x2x${ft}>)
+          -> (tensor<?x${nlat}x${nphi}x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>)
+    return %f, %F : tensor<?x${nlat}x${nphi}x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>
   }
 
-  func.func @analys(%xtab: tensor<${npairs}x4xf32>, %powtab: tensor<${npow}x4xf32>,
-                    %mseed: tensor<${mc}x2xf32>, %coef: tensor<${nlm}x4xf32>, %stab: tensor<${nlm}xf32>,
-                    %wtab: tensor<${npairs}xf32>, %twiddle: tensor<${nphi}x2xf32>,
-                    %f: tensor<?x${nlat}x${nphi}xf32>) -> tensor<?x${nlm}x2xf32> {
+  func.func @analys(%xtab: tensor<${npairs}x4x${ft}>, %powtab: tensor<${npow}x4x${ft}>,
+                    %mseed: tensor<${mc}x2x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
+                    %wtab: tensor<${npairs}x${ft}>, %twiddle: tensor<${nphi}x2x${ft}>,
+                    %f: tensor<?x${nlat}x${nphi}x${ft}>) -> tensor<?x${nlm}x2x${ft}> {
     %q, %F = call @analys_impl(%xtab, %powtab, %mseed, %coef, %stab, %wtab, %twiddle, %f)
-        : (tensor<${npairs}x4xf32>, tensor<${npow}x4xf32>, tensor<${mc}x2xf32>, tensor<${nlm}x4xf32>,
-           tensor<${nlm}xf32>, tensor<${npairs}xf32>, tensor<${nphi}x2xf32>, tensor<?x${nlat}x${nphi}xf32>)
-          -> (tensor<?x${nlm}x2xf32>, tensor<?x${nlat}x${mc}x2xf32>)
-    return %q : tensor<?x${nlm}x2xf32>
+        : (tensor<${npairs}x4x${ft}>, tensor<${npow}x4x${ft}>, tensor<${mc}x2x${ft}>, tensor<${nlm}x4x${ft}>,
+           tensor<${nlm}x${ft}>, tensor<${npairs}x${ft}>, tensor<${nphi}x2x${ft}>, tensor<?x${nlat}x${nphi}x${ft}>)
+          -> (tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>)
+    return %q : tensor<?x${nlm}x2x${ft}>
   }
 
-  func.func @analys_into(%xtab: tensor<${npairs}x4xf32>, %powtab: tensor<${npow}x4xf32>,
-                         %mseed: tensor<${mc}x2xf32>, %coef: tensor<${nlm}x4xf32>, %stab: tensor<${nlm}xf32>,
-                         %wtab: tensor<${npairs}xf32>, %twiddle: tensor<${nphi}x2xf32>,
-                         %f: tensor<?x${nlat}x${nphi}xf32>,
-                         %q_out: tensor<?x${nlm}x2xf32> {iree.abi.output = 0 : index},
-                         %F_ws: tensor<?x${nlat}x${mc}x2xf32> {iree.abi.output = 1 : index})
-      -> (tensor<?x${nlm}x2xf32>, tensor<?x${nlat}x${mc}x2xf32>) {
+  func.func @analys_into(%xtab: tensor<${npairs}x4x${ft}>, %powtab: tensor<${npow}x4x${ft}>,
+                         %mseed: tensor<${mc}x2x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
+                         %wtab: tensor<${npairs}x${ft}>, %twiddle: tensor<${nphi}x2x${ft}>,
+                         %f: tensor<?x${nlat}x${nphi}x${ft}>,
+                         %q_out: tensor<?x${nlm}x2x${ft}> {iree.abi.output = 0 : index},
+                         %F_ws: tensor<?x${nlat}x${mc}x2x${ft}> {iree.abi.output = 1 : index})
+      -> (tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) {
     %q, %F = call @analys_impl(%xtab, %powtab, %mseed, %coef, %stab, %wtab, %twiddle, %f)
-        : (tensor<${npairs}x4xf32>, tensor<${npow}x4xf32>, tensor<${mc}x2xf32>, tensor<${nlm}x4xf32>,
-           tensor<${nlm}xf32>, tensor<${npairs}xf32>, tensor<${nphi}x2xf32>, tensor<?x${nlat}x${nphi}xf32>)
-          -> (tensor<?x${nlm}x2xf32>, tensor<?x${nlat}x${mc}x2xf32>)
-    return %q, %F : tensor<?x${nlm}x2xf32>, tensor<?x${nlat}x${mc}x2xf32>
+        : (tensor<${npairs}x4x${ft}>, tensor<${npow}x4x${ft}>, tensor<${mc}x2x${ft}>, tensor<${nlm}x4x${ft}>,
+           tensor<${nlm}x${ft}>, tensor<${npairs}x${ft}>, tensor<${nphi}x2x${ft}>, tensor<?x${nlat}x${nphi}x${ft}>)
+          -> (tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>)
+    return %q, %F : tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>
   }
 }

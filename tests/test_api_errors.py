@@ -94,9 +94,9 @@ def test_missing_driver_names_the_available_ones(monkeypatch):
 
 def test_load_rejects_a_corrupted_module(vulkan, tmp_path):
     saved = ireesht.compile(3, target="vulkan").save(tmp_path / "m")
-    data = bytearray((saved / "sht_vulkan.vmfb").read_bytes())
+    data = bytearray((saved / "sht_vulkan_wgsl.vmfb").read_bytes())
     data[len(data) // 2] ^= 0xFF
-    (saved / "sht_vulkan.vmfb").write_bytes(bytes(data))
+    (saved / "sht_vulkan_wgsl.vmfb").write_bytes(bytes(data))
     with pytest.raises(ValueError, match="sha256 .* does not match the manifest"):
         ireesht.load(saved)
 

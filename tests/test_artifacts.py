@@ -34,7 +34,7 @@ def test_build_writes_modules_manifest_and_readme(built):
                                 "nphi": 28, "dtype": "float32"}
     (entry,) = manifest["artifacts"]
     assert entry["target"] == "vulkan" and entry["kernels"] == "wgsl"
-    assert entry["file"] == "sht_vulkan.vmfb" and entry["bytes"] == (built / entry["file"]).stat().st_size
+    assert entry["file"] == "sht_vulkan_wgsl.vmfb" and entry["bytes"] == (built / entry["file"]).stat().st_size
     assert manifest["iree_compiler"].startswith("3.13") and manifest["ireesht_version"] == ireesht.__version__
     assert "orthonormal" in manifest["conventions"]["normalization"]
     assert "ireesht.load" in (built / "README.md").read_text()
@@ -63,9 +63,9 @@ def _edit_manifest(path: Path, **changes) -> None:
 
 def test_truncated_module_is_named(built, tmp_path):
     d = _copy(built, tmp_path / "t")
-    data = (d / "sht_vulkan.vmfb").read_bytes()
-    (d / "sht_vulkan.vmfb").write_bytes(data[: len(data) // 3])
-    with pytest.raises(ArtifactError, match=r"sht_vulkan.vmfb: \d+ bytes, the manifest says"):
+    data = (d / "sht_vulkan_wgsl.vmfb").read_bytes()
+    (d / "sht_vulkan_wgsl.vmfb").write_bytes(data[: len(data) // 3])
+    with pytest.raises(ArtifactError, match=r"sht_vulkan_wgsl.vmfb: \d+ bytes, the manifest says"):
         ireesht.load(d)
 
 
@@ -88,7 +88,7 @@ def test_other_iree_release_is_refused(built, tmp_path):
 
 
 def test_missing_target_names_the_drivers_here(built):
-    with pytest.raises(ArtifactError, match=r"target='cuda': no such module .*it has \['vulkan'\]"):
+    with pytest.raises(ArtifactError, match=r"target='cuda', kernels=None: no such module .*it has \['vulkan:wgsl'\]"):
         ireesht.load(built, target="cuda")
 
 
@@ -100,7 +100,7 @@ def test_select_refuses_modules_this_machine_cannot_run():
                        r"machine has drivers with a device: \['local-task'\]"):
         artifacts.select(manifest, None, ["local-task"], vulkan_gpu=False)
     # with a CUDA device, CUDA is preferred; a software Vulkan ranks after the CPU
-    vk = {"target": "vulkan", "plan": {}, "file": "sht_vulkan.vmfb"}
+    vk = {"target": "vulkan", "plan": {}, "file": "sht_vulkan_wgsl.vmfb"}
     cpu_ok = {"target": "cpu", "plan": {"cpu": next(iter(artifacts.host_cpu_baselines()))}}
     both = {"_dir": "d", "artifacts": [vk, cpu_ok, entry]}
     assert artifacts.select(both, None, ["cuda", "vulkan", "local-task"], True) is entry
@@ -112,9 +112,9 @@ def test_cli_info_verifies_checksums(built, tmp_path, capsys):
     assert main(["info", str(built)]) == 0
     assert json.loads(capsys.readouterr().out)["artifacts"][0]["target"] == "vulkan"
     d = _copy(built, tmp_path / "i")
-    data = bytearray((d / "sht_vulkan.vmfb").read_bytes())
+    data = bytearray((d / "sht_vulkan_wgsl.vmfb").read_bytes())
     data[100] ^= 1
-    (d / "sht_vulkan.vmfb").write_bytes(bytes(data))
+    (d / "sht_vulkan_wgsl.vmfb").write_bytes(bytes(data))
     assert main(["info", str(d)]) == 2
     assert "does not match the manifest" in capsys.readouterr().err
 
@@ -125,7 +125,7 @@ def test_cli_build_shows_progress(vulkan, tmp_path):
                          cwd=REPO)
     assert out.returncode == 0, out.stderr
     assert "compiling [1/1] vulkan, wgsl kernels" in out.stderr and "wrote" in out.stderr
-    assert (tmp_path / "b" / "sht_vulkan.vmfb").exists()
+    assert (tmp_path / "b" / "sht_vulkan_wgsl.vmfb").exists()
 
 
 def test_artifact_runs_with_only_the_runtime_and_numpy(built, tmp_path, rng):

@@ -62,13 +62,15 @@ def test_bench_prints_a_table(vulkan, capsys):
     assert main(["bench", "--lmax", "7", "15", "--targets", "vulkan", "--repeat", "3"]) == 0
     rows = [r for r in capsys.readouterr().out.splitlines() if r.startswith("| vulkan")]
     assert len(rows) == 2
-    times = [float(x) for x in rows[1].split("|")[6:10]]
+    times = [float(x) for x in rows[1].split("|")[7:11]]
     assert all(0 < t < 10_000 for t in times)
 
 
 def test_check_compares_every_path_and_passes_here(vulkan, capsys):
     rows = ireesht.check(lmax=31, batch=2)
-    assert {r["variant"] for r in rows} == {"subgroup", "workgroup tree"}
+    assert [(r["target"], r["family"], r["variant"]) for r in rows] == [
+        ("vulkan", "wgsl", "subgroup"), ("vulkan", "wgsl", "workgroup tree"),
+        ("vulkan", "mlir", "subgroup"), ("vulkan", "mlir", "workgroup tree"), ("cpu", "c", "-")]
     assert all(r["ok"] and r["synth_rel_l2"] < 2e-6 for r in rows)
     assert "| vulkan | wgsl |" in capsys.readouterr().out
 

@@ -1,24 +1,26 @@
 #!/usr/bin/env python3
-"""Benchmark synth / analys: per-call wall time, GPU time of each stage, error, and peers.
+"""Benchmark synth / analys on every GPU path: per-call wall time, GPU time of each
+stage, error, and peers.
 
 Two steps, so the GPU machine needs only the runtime:
 
     python tools/bench.py prepare OUT --lmax 127,255,511,1023,2047    # here: compiles
     python tools/bench.py run OUT [--peers]                          # on the GPU machine
-    python tools/bench.py walltime OUT/l1023_nf1                     # one plan's per-call time
-    python tools/bench.py hostprofile OUT/l1023_nf1                  # where a call's time goes
+    ireesht check --artifacts OUT/check                              # the runtime comparison
+    python tools/bench.py walltime OUT/l1023_b1_float32              # one plan's per-call time
+    python tools/bench.py hostprofile OUT/l1023_b1_float32           # where a call's time goes
     python tools/bench.py minimal OUT                                # IREE's own per-call cost
 
-``prepare`` saves one module per (lmax, fields_per_thread) with ``Module.save``. ``run``
-loads each, and for batch 1 (fields_per_thread 1) and batch 16 (fields_per_thread 4):
+``prepare`` writes one ``ireesht build`` directory per (lmax, batch, dtype): float32 for
+CUDA (MLIR kernels) and Vulkan (WGSL and MLIR kernels), float64 for CUDA; batch 1 with one
+field per thread and batch 16 with four. ``run`` loads every module of every directory:
 
-- wall: median per-call time of ``synth`` / ``analys`` on device-resident inputs, results
-  left on the device (synchronous calls, as a user makes them), with IREE allocating the
-  result and the intermediate per call ("alloc"), and into caller-owned buffers ("into");
+- wall: median per-call time of ``synth`` / ``analys`` on device-resident inputs written
+  into kept device buffers (synchronous calls, as a user makes them);
 - gpu: device time of each dispatch from IREE's HAL profiler (iree-benchmark-module with
   ``--device_profiling_mode=dispatch-events``, then ``iree-profile statistics``), per stage;
 - floor: the Legendre compute floor of DESIGN.md, lmax^3 FMA per field at 33.5e12 FMA/s
-  (H200 fp32), and GPU time / floor;
+  (H200 fp32; half that rate for fp64), and Legendre GPU time / floor;
 - error: synthesis against the float64 reference (lmax <= 1023) and the roundtrip
   analys(synth(q)) against q, relative L2, fresh random coefficients in [-1, 1];
 - peers (``--peers``): torch-harmonics ``RealSHT`` / ``InverseRealSHT`` on CUDA, same grid
@@ -63,18 +65,29 @@ func.func @add1_into(%x: tensor<1024xf32>, %out: tensor<1024xf32> {iree.abi.outp
 """
 
 
+# what each prepared directory holds: dtype -> targets (ireesht build specs)
+PATHS = {"float32": ("cuda", "vulkan:wgsl", "vulkan:mlir"), "float64": ("cuda",)}
+
+
 def prepare(out: Path, lmaxes: list[int]) -> None:
+    """One ``ireesht build`` directory per (lmax, batch, dtype), plus ``check`` (lmax 127,
+    every target, for ``ireesht check --artifacts``) and the minimal module."""
     import ireesht
     from ireesht.kernels_wgsl import compile_flags
     from ireesht.pipeline import compile_mlir
 
     out.mkdir(parents=True, exist_ok=True)
     (out / "minimal.vmfb").write_bytes(compile_mlir(MINIMAL_MLIR, compile_flags(None)))
+    ireesht.build(127, out / "check", targets=("cuda", "vulkan:wgsl", "vulkan:mlir", "cpu"),
+                  cpu_baselines=("x86-64-v3",))
     for lmax in lmaxes:
-        for nf in sorted(set(BATCHES.values())):
-            mod = ireesht.compile(lmax, fields_per_thread=nf, target="vulkan")
-            mod.save(out / f"l{lmax}_nf{nf}")
-            print(f"saved lmax={lmax} nf={nf} ({mod.info['module']}, {mod.info['compile_s']:.1f} s)")
+        for batch, nf in BATCHES.items():
+            for dtype, targets in PATHS.items():
+                t0 = time.perf_counter()
+                ireesht.build(lmax, out / f"l{lmax}_b{batch}_{dtype}", targets=targets,
+                              dtype=dtype, fields_per_thread=nf)
+                print(f"built lmax={lmax} batch={batch} {dtype} {targets} "
+                      f"({time.perf_counter() - t0:.1f} s)", flush=True)
 
 
 def tool(name: str) -> str:
@@ -87,8 +100,11 @@ def profile_calls(mod, function: str, inputs: list[np.ndarray], tmp: Path,
                   modes: str = "dispatch-events") -> str:
     """Run ``function`` 20 times under iree-benchmark-module with HAL profiling; returns
     the path of the profile bundle."""
-    args = [tool("iree-benchmark-module"), f"--module={mod.info['path']}/module.vmfb",
-            "--device=vulkan", f"--function={function}", "--benchmark_min_time=20x",
+    from ireesht.runtime import DRIVERS
+
+    args = [tool("iree-benchmark-module"), f"--module={mod.info['path']}",
+            f"--device={DRIVERS[mod.plan.target]}", f"--function={function}",
+            "--benchmark_min_time=20x",
             f"--device_profiling_mode={modes}",
             f"--device_profiling_output={tmp / 'p.ireeprof'}"]
     for i, a in enumerate(inputs):
@@ -146,51 +162,68 @@ def torch_harmonics_ms(lmax: int, batch: int, n: int) -> tuple[float, float]:
 
 
 def run(root: Path, peers: bool, n: int) -> None:
-    import iree.runtime as rt
+    from ireesht import artifacts
 
+    rng = np.random.default_rng()
+    rows = []
+    dirs = sorted(root.glob("l*_b*_*"), key=lambda p: (int(p.name[1:].split("_")[0]), p.name))
+    for path in dirs:
+        for entry in artifacts.read_manifest(path)["artifacts"]:
+            try:
+                rows.append(bench_module(path, entry, rng, n))
+            except Exception as e:  # report, keep the table
+                rows.append({"path": f"{path.name}/{entry['file']}", "error": f"{type(e).__name__}: {e}"[:300]})
+            print(json.dumps(rows[-1]), flush=True)
+        if peers and "float32" in path.name and int(path.name[1:].split("_")[0]) <= 1023:
+            lmax, batch = int(path.name[1:].split("_")[0]), int(path.name.split("_")[1][1:])
+            row = {"path": f"torch-harmonics l{lmax} b{batch}", "lmax": lmax, "batch": batch}
+            try:
+                row["th_synth"], row["th_analys"] = torch_harmonics_ms(lmax, batch, n)
+            except Exception as e:
+                row["error"] = f"{type(e).__name__}: {e}"[:200]
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    print_table(rows)
+
+
+def bench_module(path: Path, entry: dict, rng, n: int) -> dict:
+    """Wall time per call (results left on the device, written into kept buffers), GPU time
+    of each stage, errors against the reference, for one module of a build directory."""
     import ireesht
     from ireesht import reference
     from ireesht.cli import random_coefficients, rel_l2
     from ireesht.plan import ANALYS_TABLES, SYNTH_TABLES
 
-    rng = np.random.default_rng()
-    rows = []
-    for path in sorted(root.glob("l*_nf*"), key=lambda p: (int(p.name[1:].split("_")[0]), p.name)):
-        mod = ireesht.load(path)
-        p = mod.plan
-        batch = next(b for b, nf in BATCHES.items() if nf == p.fields_per_thread)
-        q = random_coefficients(rng, p.lmax, p.mmax, (batch,)).astype(np.complex64)
-        q_host = q.view(np.float32).reshape(batch, p.nlm, 2)
-        q_dev = rt.asdevicearray(mod._session.device, q_host)
-        f_dev = mod.synth(q_dev)
-        f = mod._session.to_numpy(f_dev)
-        q2 = mod._session.to_numpy(mod.analys(f_dev)).view(np.complex64)[..., 0]
-        err_rt = rel_l2(q2, q)
-        err_syn = rel_l2(f[0], reference.synth(q[0], p.lmax, p.mmax, p.make_grid())) if p.lmax <= 1023 else float("nan")
-        wall_s = median_ms(lambda: mod.synth(q_dev), n)
-        wall_a = median_ms(lambda: mod.analys(f_dev), n)
-        f_out = mod._session.empty((batch, p.nlat, p.nphi))
-        q_out = mod._session.empty((batch, p.nlm, 2))
-        into_s = median_ms(lambda: mod.synth(q_dev, out=f_out), n)
-        into_a = median_ms(lambda: mod.analys(f_dev, out=q_out), n)
-        t = mod.plan.tables()
+    mod = ireesht.load(path, entry["target"], kernels=entry["kernels"])
+    p, s = mod.plan, mod._session
+    real = np.dtype(p.dtype)
+    batch = int(path.name.split("_")[1][1:])
+    q = random_coefficients(rng, p.lmax, p.mmax, (batch,))
+    q_host = q.astype(np.result_type(real, np.complex64)).view(real).reshape(batch, p.nlm, 2)
+    q_dev = s.upload(q_host)
+    f_out, q_out = s.empty((batch, p.nlat, p.nphi), real), s.empty((batch, p.nlm, 2), real)
+    f_dev = mod.synth(q_dev, out=f_out)
+    f = s.to_numpy(f_dev)
+    q2 = s.to_numpy(mod.analys(f_dev, out=q_out))
+    q2 = q2[..., 0] + 1j * q2[..., 1]
+    err_syn = (rel_l2(f[0], reference.synth(q[0], p.lmax, p.mmax, p.make_grid()))
+               if p.lmax <= 1023 else float("nan"))
+    row = dict(path=f"{entry['target']}/{entry['kernels']}", dtype=p.dtype, lmax=p.lmax,
+               batch=batch, device=mod.info["device"],
+               into_synth=median_ms(lambda: mod.synth(q_dev, out=f_out), n),
+               into_analys=median_ms(lambda: mod.analys(f_dev, out=q_out), n),
+               floor=1e3 * batch * p.lmax**3 / H200_FMA_PER_S * (2 if p.dtype == "float64" else 1),
+               err_synth=err_syn, err_roundtrip=rel_l2(q2, q))
+    t = p.tables()
+    try:
         with tempfile.TemporaryDirectory() as tmp:
             gs = gpu_stage_ms(mod, "synth", [t[k] for k in SYNTH_TABLES] + [q_host], Path(tmp))
             ga = gpu_stage_ms(mod, "analys", [t[k] for k in ANALYS_TABLES] + [f], Path(tmp))
-        floor_ms = 1e3 * batch * p.lmax**3 / H200_FMA_PER_S
-        row = dict(lmax=p.lmax, batch=batch, device=mod.info["device"], wall_synth=wall_s,
-                   wall_analys=wall_a, into_synth=into_s, into_analys=into_a, gpu_synth_leg=gs[0], gpu_synth_fft=gs[1],
-                   gpu_analys_fft=ga[0], gpu_analys_leg=ga[1], floor=floor_ms,
-                   err_synth=err_syn, err_roundtrip=err_rt)
-        if peers and p.lmax <= 1023:
-            try:
-                row["th_synth"], row["th_analys"] = torch_harmonics_ms(p.lmax, batch, n)
-            except Exception as e:  # report, keep the table
-                row["th_error"] = f"{type(e).__name__}: {e}"[:200]
-        rows.append(row)
-        print(json.dumps(row), flush=True)
-        del mod
-    print_table(rows)
+        row.update(gpu_synth_leg=gs[0], gpu_synth_fft=gs[1], gpu_analys_fft=ga[0],
+                   gpu_analys_leg=ga[1])
+    except Exception as e:  # a driver without HAL profiling: wall times only
+        row["gpu_error"] = f"{type(e).__name__}: {e}"[:200]
+    return row
 
 
 def walltime(path: Path, n: int) -> None:
@@ -256,19 +289,28 @@ def host_profile(path: Path) -> None:
 
 
 def print_table(rows: list[dict]) -> None:
-    print("\n| lmax | batch | synth wall ms (alloc / into) | analys wall ms (alloc / into) | synth GPU ms (leg + fft) | analys GPU ms (fft + leg) "
-          "| Legendre GPU / floor (synth, analys) | synth rel L2 | roundtrip rel L2 | torch-harmonics ms (synth / analys) |")
+    print("\n| path | dtype | lmax | batch | synth / analys wall ms | synth GPU ms (leg + fft) "
+          "| analys GPU ms (fft + leg) | Legendre GPU / floor | synth rel L2 | roundtrip rel L2 |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        th = f"{r['th_synth']:.3f} / {r['th_analys']:.3f}" if "th_synth" in r else r.get("th_error", "—")
-        gs = r["gpu_synth_leg"] + r["gpu_synth_fft"]
-        ga = r["gpu_analys_fft"] + r["gpu_analys_leg"]
-        print(f"| {r['lmax']} | {r['batch']} | {r['wall_synth']:.3f} / {r['into_synth']:.3f} "
-              f"| {r['wall_analys']:.3f} / {r['into_analys']:.3f} "
-              f"| {gs:.4f} ({r['gpu_synth_leg']:.4f} + {r['gpu_synth_fft']:.4f}) "
-              f"| {ga:.4f} ({r['gpu_analys_fft']:.4f} + {r['gpu_analys_leg']:.4f}) "
-              f"| {r['gpu_synth_leg'] / r['floor']:.1f}x, {r['gpu_analys_leg'] / r['floor']:.1f}x "
-              f"| {r['err_synth']:.1e} | {r['err_roundtrip']:.1e} | {th} |")
+        if "th_synth" in r:
+            print(f"| torch-harmonics (CUDA) | float32 | {r['lmax']} | {r['batch']} "
+                  f"| {r['th_synth']:.3f} / {r['th_analys']:.3f} | | | | | |")
+            continue
+        if "error" in r:
+            print(f"| {r['path']} | error: {r['error'][:150]} |")
+            continue
+        if "gpu_synth_leg" in r:
+            gs = r["gpu_synth_leg"] + r["gpu_synth_fft"]
+            ga = r["gpu_analys_fft"] + r["gpu_analys_leg"]
+            gpu = (f"| {gs:.4f} ({r['gpu_synth_leg']:.4f} + {r['gpu_synth_fft']:.4f}) "
+                   f"| {ga:.4f} ({r['gpu_analys_fft']:.4f} + {r['gpu_analys_leg']:.4f}) "
+                   f"| {r['gpu_synth_leg'] / r['floor']:.1f}x, {r['gpu_analys_leg'] / r['floor']:.1f}x ")
+        else:
+            gpu = "| — | — | — "
+        print(f"| {r['path']} | {r['dtype']} | {r['lmax']} | {r['batch']} "
+              f"| {r['into_synth']:.3f} / {r['into_analys']:.3f} {gpu}"
+              f"| {r['err_synth']:.1e} | {r['err_roundtrip']:.1e} |")
 
 
 def main() -> int:

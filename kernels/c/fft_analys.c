@@ -1,0 +1,66 @@
+// Fourier analysis, stage `fft_analys` of the CPU family (kernels/c/README.md): f -> F,
+//   F[b][i][m] = sum_j f[b][i][j] exp(-i m 2 pi j / NP),  m = 0..M   (raw DFT, no 1/NP).
+// One work item per row (i, b).
+//  * NP a power of two, 4 <= NP <= 2 HALF: the row as NP/2 complex values
+//    z_n = f_2n + i f_2n+1, an NP/2-point Stockham FFT, then split into the real row's spectrum.
+//  * other NP: band-limited direct DFT of the mc needed outputs, O(NP mc).
+#include "sht_fft.h"
+
+static void analys_fft(const real* tw, const real* frow, real* Frow, int np, int mc) {
+  fft_ws ws;
+  const int n = np >> 1;
+  for (int t = 0; t < n; t++) {  // z_t = f_2t + i f_2t+1
+    ws.ar[t] = frow[2 * t];
+    ws.ai[t] = frow[2 * t + 1];
+  }
+  int out = fft(&ws, n, np, tw, -1);
+  const real* re = out ? ws.br : ws.ar;
+  const real* im = out ? ws.bi : ws.ai;
+  // E_m = (Z_m + conj Z_{n-m}) / 2 (even samples), O_m = (Z_m - conj Z_{n-m}) / 2i (odd),
+  // F_m = E_m + exp(-2 pi i m / np) O_m; E and O are n-periodic, hence the masks.
+  for (int m = 0; m < mc; m++) {
+    int a = m & (n - 1), c = (n - m) & (n - 1);
+    real zr = re[a], zi = im[a], yr = re[c], yi = -im[c];
+    real er = (real)0.5 * (zr + yr), ei = (real)0.5 * (zi + yi);
+    real dr = zr - yr, di = zi - yi;
+    real or_ = (real)0.5 * di, oi = (real)-0.5 * dr;
+    real wc = tw[2 * m], ws = -tw[2 * m + 1];
+    Frow[2 * m] = er + (wc * or_ - ws * oi);
+    Frow[2 * m + 1] = ei + (wc * oi + ws * or_);
+  }
+}
+
+static void analys_direct(const real* tw, const real* frow, real* Frow, int np, int mc) {
+  for (int m = 0; m < mc; m++) {
+    int step = m % np;
+    int idx = 0;  // (m j) mod np, advanced by m per point
+    real ar = 0, ai = 0;
+    for (int j0 = 0; j0 < np; j0 += BLOCK) {
+      int j1 = j0 + BLOCK < np ? j0 + BLOCK : np;
+      real pr = 0, pi = 0;
+      for (int j = j0; j < j1; j++) {
+        pr += frow[j] * tw[2 * idx];
+        pi -= frow[j] * tw[2 * idx + 1];
+        idx += step;
+        if (idx >= np) idx -= np;
+      }
+      ar += pr;
+      ai += pi;
+    }
+    Frow[2 * m] = ar;
+    Frow[2 * m + 1] = ai;
+  }
+}
+
+// Entry point: buffers as (base, element offset) pairs, push constants, work item (i, b).
+void sht_fft_analys(const real* twiddle, size_t twiddle_o, const real* f, size_t f_o,
+                    real* F, size_t F_o, int32_t NL, int32_t NP, int32_t mc, int32_t B,
+                    size_t i, size_t b) {
+  if ((int)i >= NL || (int)b >= B) return;
+  size_t row = b * (size_t)NL + i;
+  const real* frow = f + f_o + row * (size_t)NP;
+  real* Frow = F + F_o + 2 * row * (size_t)mc;
+  twiddle += twiddle_o;
+  if (use_fft(NP)) analys_fft(twiddle, frow, Frow, NP, mc);
+  else analys_direct(twiddle, frow, Frow, NP, mc);
+}

@@ -1,0 +1,72 @@
+// Fourier synthesis, stage `fft_synth` of the CPU family (kernels/c/README.md): F -> f,
+//   f[b][i][j] = Re F_0 + 2 Re sum_{m=1..M} F_m exp(i m 2 pi j / NP)   (Im F_0 ignored).
+// One work item per row (i, b).
+//  * NP a power of two, 4 <= NP <= 2 HALF: the Hermitian spectrum is folded into the
+//    NP/2-point spectrum Z_k of z_n = f_2n + i f_2n+1, inverted by an NP/2-point Stockham FFT (radix 4, one
+//    radix-2 pass when log2(NP/2) is odd).
+//  * other NP: band-limited direct sum over the mc coefficients, O(NP mc).
+#include "sht_fft.h"
+
+static void synth_fft(const real* tw, const real* Frow, real* frow, int np, int mc) {
+  fft_ws ws;
+  real* re = ws.ar;
+  real* im = ws.ai;
+  const int n = np >> 1, mmax = mc - 1;
+  // With X the Hermitian spectrum (X_0 = Re F_0, X_m = F_m for 1 <= m <= M, else 0), the
+  // even/odd samples have spectra X_k + conj X_{n-k} and exp(2 pi i k / np) (X_k -
+  // conj X_{n-k}); Z_k = even + i odd. n > M, so k = 0 has no conjugate partner.
+  for (int k = 0; k < n; k++) {
+    real xr = 0, xi = 0, cr = 0, ci = 0;
+    if (k <= mmax) {
+      xr = Frow[2 * k];
+      xi = k == 0 ? 0 : Frow[2 * k + 1];
+    }
+    if (k > 0 && n - k <= mmax) {
+      cr = Frow[2 * (n - k)];
+      ci = -Frow[2 * (n - k) + 1];
+    }
+    real dr = xr - cr, di = xi - ci;
+    real wc = tw[2 * k], ws = tw[2 * k + 1];
+    real rr = wc * dr - ws * di, ri = wc * di + ws * dr;  // exp(2 pi i k / np) (x - xc)
+    re[k] = xr + cr - ri;
+    im[k] = xi + ci + rr;
+  }
+  int out = fft(&ws, n, np, tw, 1);
+  const real* zr = out ? ws.br : ws.ar;
+  const real* zi = out ? ws.bi : ws.ai;
+  for (int t = 0; t < n; t++) {  // f_2t = Re z_t, f_2t+1 = Im z_t
+    frow[2 * t] = zr[t];
+    frow[2 * t + 1] = zi[t];
+  }
+}
+
+static void synth_direct(const real* tw, const real* Frow, real* frow, int np, int mc) {
+  for (int j = 0; j < np; j++) {
+    real acc = Frow[0];  // Im F_0 dropped
+    int idx = j;         // (m j) mod np, advanced by j per m
+    for (int m0 = 1; m0 < mc; m0 += BLOCK) {
+      int m1 = m0 + BLOCK < mc ? m0 + BLOCK : mc;
+      real part = 0;
+      for (int m = m0; m < m1; m++) {
+        part += Frow[2 * m] * tw[2 * idx] - Frow[2 * m + 1] * tw[2 * idx + 1];
+        idx += j;
+        if (idx >= np) idx -= np;
+      }
+      acc += 2 * part;
+    }
+    frow[j] = acc;
+  }
+}
+
+// Entry point: buffers as (base, element offset) pairs, push constants, work item (i, b).
+void sht_fft_synth(const real* twiddle, size_t twiddle_o, const real* F, size_t F_o,
+                   real* f, size_t f_o, int32_t NL, int32_t NP, int32_t mc, int32_t B,
+                   size_t i, size_t b) {
+  if ((int)i >= NL || (int)b >= B) return;
+  size_t row = b * (size_t)NL + i;
+  const real* Frow = F + F_o + 2 * row * (size_t)mc;
+  real* frow = f + f_o + row * (size_t)NP;
+  twiddle += twiddle_o;
+  if (use_fft(NP)) synth_fft(twiddle, Frow, frow, NP, mc);
+  else synth_direct(twiddle, Frow, frow, NP, mc);
+}

@@ -1,0 +1,154 @@
+"""The CPU kernel family "c" (target="cpu", IREE local-task, prebuilt C objects) against
+the float64 reference: synthesis values, and analysis(synthesis(q)) == q where quadrature
+is exact; modules for every CPU baseline; committed objects up to date with their sources.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ireesht
+from ireesht import kernels_c, reference
+from ireesht.cli import random_coefficients, rel_l2
+from ireesht.plan import CPU_BASELINES, Plan
+
+# The GPU paths' bounds (tests/test_vulkan_pipeline.py): the same recurrence and tables in
+# float32. Measured here: synthesis 5.0e-7, analysis 4.4e-7, roundtrip 7.4e-7 at lmax 255.
+TOL = 2e-6
+TOL_ROUNDTRIP = 2.5e-6
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def check_plan(mod, rng, batch=(2,)):
+    p = mod.plan
+    q = random_coefficients(rng, p.lmax, p.mmax, batch)
+    f = mod.synth(q)
+    assert f.shape == batch + (p.nlat, p.nphi) and f.dtype == np.float32
+    f_ref = reference.synth(q, p.lmax, p.mmax, p.make_grid())
+    assert rel_l2(f, f_ref) <= TOL, f"synth error {rel_l2(f, f_ref):.2e}"
+    if p.exact:
+        q2 = mod.analys(f_ref)
+        assert q2.shape == batch + (p.nlm,) and q2.dtype == np.complex64
+        assert rel_l2(q2, q) <= TOL, f"analysis error {rel_l2(q2, q):.2e}"
+        q3 = mod.analys(f)
+        assert rel_l2(q3, q) <= TOL_ROUNDTRIP, f"roundtrip error {rel_l2(q3, q):.2e}"
+
+
+@pytest.mark.parametrize("lmax", [0, 1, 2, 3, 5, 16, 31, 63, 127, 255])
+def test_gauss_roundtrip_matches_reference(rng, lmax):
+    check_plan(ireesht.compile(lmax, target="cpu"), rng)
+
+
+@pytest.mark.parametrize(
+    "lmax, mmax, nlat, nphi, grid",
+    [
+        (40, 17, None, None, "gauss"),      # mmax < lmax
+        (31, 31, 45, 64, "gauss"),          # nlat > lmax + 1, odd nlat
+        (30, 30, 31, 62, "gauss"),          # odd nlat, non-power-of-two nphi (direct DFT)
+        (20, 12, 22, 30, "gauss"),          # non-power-of-two nphi, mmax < lmax
+        (24, 24, 49, 50, "equiangular"),    # exact equiangular, odd nlat, poles included
+        (32, 32, 66, 128, "equiangular"),   # even equiangular nlat
+        (70, 70, 150, 8192, "gauss"),       # nphi past the FFT path's 4096: direct DFT
+    ],
+)
+def test_plan_shapes_match_reference(rng, lmax, mmax, nlat, nphi, grid):
+    check_plan(ireesht.compile(lmax, mmax, nlat, nphi, grid, target="cpu"), rng)
+
+
+def test_batch_of_fields_any_leading_shape(rng):
+    # 2 x 3 = 6 fields: one full chunk of 4 fields per Legendre work item and one of 2
+    mod = ireesht.compile(31, target="cpu")
+    q = random_coefficients(rng, 31, 31, (2, 3))
+    f = mod.synth(q)
+    assert f.shape == (2, 3, 32, 64)
+    f_ref = reference.synth(q, 31, 31, mod.plan.make_grid())
+    for i in range(2):
+        for j in range(3):
+            assert rel_l2(f[i, j], f_ref[i, j]) <= TOL
+    assert rel_l2(mod.analys(f), q) <= TOL_ROUNDTRIP
+
+
+def test_batch_of_three_fields(rng):
+    # a chunk of 3: the kernels run 4 fields and drop the repeated last one
+    check_plan(ireesht.compile(47, 40, 51, 96, target="cpu"), rng, batch=(3,))
+
+
+def _baseline_plan(cpu: str) -> Plan:
+    return dataclasses.replace(Plan.create(23, nlat=27, nphi=50, target="cpu"), cpu=cpu)
+
+
+def _runs_here(cpu: str) -> bool:
+    """Whether this machine executes code built for baseline ``cpu``."""
+    host = kernels_c.host_baseline()
+    return cpu == host or (cpu, host) == ("x86-64-v2", "x86-64-v3")
+
+
+@pytest.mark.parametrize("cpu", CPU_BASELINES)
+def test_every_cpu_baseline_compiles(rng, cpu):
+    # portable artifacts: each baseline's module is built here; those this CPU can execute
+    # are also run (a module for newer CPU features would die with SIGILL, not an error)
+    from ireesht import pipeline
+    from ireesht.module import Module
+
+    plan = _baseline_plan(cpu)
+    vmfb = pipeline.compile_plan(plan)
+    arch = "arm_64" if cpu == "aarch64" else "x86_64"
+    assert f"embedded-elf-{arch}".encode() in vmfb
+    if _runs_here(cpu):
+        check_plan(Module(vmfb, plan, {}), rng)
+
+
+def test_unknown_cpu_baseline_is_refused():
+    with pytest.raises(ValueError, match="cpu='x86-64-v4': expected 'host' or one of"):
+        kernels_c.compile_flags(dataclasses.replace(Plan.create(3, target="cpu"),
+                                                    cpu="x86-64-v4"))
+
+
+def test_objects_match_their_sources():
+    # what a stale object looks like without clang: the manifest's source hashes
+    # (tools/build_objects.py) differ from the sources, or an object from the manifest
+    src = kernels_c.kernels_dir()
+    manifest = json.loads((src / "objects.json").read_text())
+    expected = {f"{s}_{b}.o" for s in kernels_c.STAGES for b in CPU_BASELINES}
+    assert set(manifest["objects"]) == expected
+    for name, entry in manifest["objects"].items():
+        assert entry["source_sha256"] == kernels_c.source_digest(entry["stage"]), (
+            f"{name} is stale: rebuild with `python tools/build_objects.py`")
+        assert hashlib.sha256((src / name).read_bytes()).hexdigest() == entry["sha256"], (
+            f"{name} differs from objects.json: rebuild with `python tools/build_objects.py`")
+
+
+def test_objects_match_a_rebuild():
+    manifest = json.loads((kernels_c.kernels_dir() / "objects.json").read_text())
+    clang = shutil.which("clang")
+    if clang is None:
+        pytest.skip("no clang: the source hashes are checked by test_objects_match_their_sources")
+    version = subprocess.run([clang, "--version"], capture_output=True, text=True).stdout
+    if version.splitlines()[0] != manifest["clang"]:
+        pytest.skip(f"objects built by {manifest['clang']!r}, this clang differs")
+    subprocess.run([sys.executable, str(ROOT / "tools" / "build_objects.py"), "--check"],
+                   check=True)
+
+
+def test_device_arrays_into_caller_buffers(rng):
+    import iree.runtime as rt
+
+    mod = ireesht.compile(15, target="cpu")
+    p = mod.plan
+    q = random_coefficients(rng, 15, 15, (3,)).astype(np.complex64)
+    q_dev = rt.asdevicearray(mod._session.device, q.view(np.float32).reshape(3, -1, 2))
+    f_out = mod._session.empty((3, p.nlat, p.nphi))
+    f_dev = mod.synth(q_dev, out=f_out)
+    f_ref = reference.synth(q, 15, 15, p.make_grid())
+    assert rel_l2(mod._session.to_numpy(f_out), f_ref) <= TOL
+    q_back = mod.analys(f_dev)
+    assert rel_l2(mod._session.to_numpy(q_back).view(np.complex64)[..., 0], q) <= TOL_ROUNDTRIP

@@ -1,0 +1,94 @@
+"""Build the CPU kernel objects of kernels/c with clang: one freestanding ELF object per
+stage and CPU baseline, ``kernels/c/<stage>_<baseline>.o``, plus ``kernels/c/objects.json``
+(clang version, and per object the sha256 of its sources and of itself).
+
+The objects are committed, so users need no C compiler; ``tests/test_cpu_target.py``
+compares the recorded source hashes with the sources to catch a stale object.
+
+Usage: ``python tools/build_objects.py [--check]`` (``--check``: rebuild into a temporary
+directory and compare with the committed objects instead of writing).
+Needs clang (Debian: ``apt-get install clang``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from ireesht.kernels_c import STAGES, source_digest  # noqa: E402
+
+SRC = ROOT / "kernels" / "c"
+MANIFEST = SRC / "objects.json"
+# baseline -> target flags; names match ireesht.plan.CPU_BASELINES
+BASELINES = {
+    "x86-64-v2": ["-target", "x86_64-none-elf", "-march=x86-64-v2"],
+    "x86-64-v3": ["-target", "x86_64-none-elf", "-march=x86-64-v3"],
+    "aarch64": ["-target", "aarch64-none-elf", "-march=armv8-a"],
+}
+# Freestanding objects for IREE's embedded ELF loader: no libc/libm (-fno-math-errno keeps
+# clang from calling libm), no globals or TLS; iree-compile links them with its own lld.
+COMMON = ["-std=c17", "-O3", "-fno-math-errno", "-ffreestanding", "-fno-builtin",
+          "-fvisibility=hidden", "-fno-plt", "-fno-exceptions", "-fdata-sections",
+          "-ffunction-sections", "-funique-section-names", "-fno-stack-protector",
+          "-Wall", "-Werror",
+          "-Wno-psabi"]  # vector arguments only between always_inline helpers
+
+
+def clang_version(clang: str) -> str:
+    return subprocess.run([clang, "--version"], capture_output=True, text=True,
+                          check=True).stdout.splitlines()[0]
+
+
+def build(clang: str, out_dir: Path) -> dict:
+    """Compile every (stage, baseline) object into out_dir; returns the manifest."""
+    objects = {}
+    for base, flags in BASELINES.items():
+        for stage in STAGES:
+            obj = out_dir / f"{stage}_{base}.o"
+            subprocess.run([clang, *flags, *COMMON, "-c", str(SRC / f"{stage}.c"), "-o", str(obj)],
+                           check=True)
+            undefined = subprocess.run(["llvm-nm" if shutil.which("llvm-nm") else "nm", "-u",
+                                        str(obj)], capture_output=True, text=True).stdout.split()
+            if undefined:  # e.g. memcpy or a libm call: iree-lld would fail to link
+                sys.exit(f"{obj.name}: undefined symbols {undefined}")
+            objects[obj.name] = {
+                "stage": stage,
+                "baseline": base,
+                "source_sha256": source_digest(stage, SRC),
+                "sha256": hashlib.sha256(obj.read_bytes()).hexdigest(),
+            }
+    return {"clang": clang_version(clang), "flags": COMMON, "objects": objects}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--clang", default="clang")
+    ap.add_argument("--check", action="store_true",
+                    help="rebuild in a temporary directory and compare with the committed objects")
+    args = ap.parse_args()
+    if not shutil.which(args.clang):
+        sys.exit(f"{args.clang} not found (Debian: apt-get install clang)")
+    if args.check:
+        with tempfile.TemporaryDirectory() as tmp:
+            manifest = build(args.clang, Path(tmp))
+            differ = [n for n in manifest["objects"]
+                      if (Path(tmp) / n).read_bytes() != (SRC / n).read_bytes()]
+        if differ:
+            sys.exit(f"objects differ from a rebuild: {differ}")
+        print("objects match a rebuild")
+        return
+    manifest = build(args.clang, SRC)
+    MANIFEST.write_text(json.dumps(manifest, indent=2) + "\n")
+    print(f"wrote {len(manifest['objects'])} objects and {MANIFEST.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
