@@ -144,7 +144,7 @@ def _split(text: str) -> list[str]:
 def check_cmd(ns: argparse.Namespace) -> int:
     from ireesht.comparison import check
 
-    rows = check(ns.lmax, ns.batch, ns.grid, artifacts=ns.artifacts)
+    rows = check(ns.lmax, ns.batch, ns.grid, artifacts=ns.artifacts, dtype=ns.dtype)
     return 0 if all(r["ok"] for r in rows) else 1
 
 
@@ -181,6 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--lmax", type=int, default=127)
     c.add_argument("--batch", type=int, default=2)
     c.add_argument("--grid", default="gauss", choices=GRIDS)
+    c.add_argument("--dtype", default="float32", choices=DTYPES)
     c.add_argument("--artifacts", help="check the modules of this `ireesht build` directory "
                    "instead of compiling here (lmax and grid are then the directory's)")
     c.set_defaults(run=check_cmd)

@@ -16,13 +16,14 @@ from ireesht import reference, runtime
 from ireesht.plan import Plan
 
 # float32 transforms: a few 1e-6 up to lmax ~1000 on GPUs, twice that on lavapipe (its fma
-# is not fused); an order of magnitude above that is a wrong result, not rounding
-TOLERANCE = 2e-5
+# is not fused); float64 about 1e-13. An order of magnitude above that is a wrong result,
+# not rounding.
+TOLERANCE = {"float32": 2e-5, "float64": 1e-10}
 
 
-def _paths() -> list[tuple[str, str, dict]]:
+def _paths(dtype: str) -> list[tuple[str, str, dict]]:
     """(target, kernel family, plan overrides) for every path this machine can run."""
-    from ireesht.plan import TARGET_KERNELS
+    from ireesht.plan import FLOAT64_KERNELS, TARGET_KERNELS
 
     drivers = runtime.available_drivers()
     found = []
@@ -30,6 +31,8 @@ def _paths() -> list[tuple[str, str, dict]]:
         if runtime.DRIVERS[target] not in drivers:
             continue
         for family in families:
+            if dtype == "float64" and (family not in FLOAT64_KERNELS or target == "metal"):
+                continue
             if family in ("wgsl", "mlir"):  # GPU families: both analysis reductions
                 found.append((target, family, {"subgroups": True}))
                 found.append((target, family, {"subgroups": False}))
@@ -38,7 +41,7 @@ def _paths() -> list[tuple[str, str, dict]]:
     return found
 
 
-def _modules(lmax: int, grid: str, artifacts_dir: str | None):
+def _modules(lmax: int, grid: str, dtype: str, artifacts_dir: str | None):
     """(target, family, module) of every path: compiled here, or the runnable modules of
     an artifact directory (``ireesht build``)."""
     from ireesht.module import _build, load
@@ -55,8 +58,8 @@ def _modules(lmax: int, grid: str, artifacts_dir: str | None):
                 yield e["target"], e["kernels"], load(artifacts_dir, e["target"],
                                                       kernels=e["kernels"])
         return
-    base = Plan.create(lmax, grid=grid, target="vulkan")
-    for target, family, overrides in _paths():
+    base = Plan.create(lmax, grid=grid, target="cpu", dtype=dtype)
+    for target, family, overrides in _paths(dtype):
         plan = dataclasses.replace(base, target=target, kernels=family, **overrides)
         try:
             yield target, family, _build(plan, use_cache=True)
@@ -65,22 +68,22 @@ def _modules(lmax: int, grid: str, artifacts_dir: str | None):
 
 
 def check(lmax: int = 127, batch: int = 2, grid: str = "gauss", verbose: bool = True,
-          artifacts: str | None = None) -> list[dict]:
+          artifacts: str | None = None, dtype: str = "float32") -> list[dict]:
     """Run synth and analys on every available path; print and return one row per path.
 
     The paths are every target with a device here and each of its kernel families and
-    analysis reductions, compiled for ``lmax`` and ``grid``; or, with ``artifacts`` (a
+    analysis reductions, compiled for ``lmax``, ``grid`` and ``dtype``; or, with ``artifacts`` (a
     directory from ``ireesht build``), each module there that this machine can run.
     Each row has target, family, variant, device, relative L2 and max errors of synthesis
     against the reference, the larger relative L2 difference of synthesis and analysis
     against the first path, the roundtrip error, the times, and ``ok`` (all within
-    TOLERANCE). Raises RuntimeError when no path is available.
+    ``TOLERANCE[dtype]``). Raises RuntimeError when no path is available.
     """
     from ireesht.cli import random_coefficients, rel_l2
 
     rows, first, q, f_ref = [], None, None, None  # first: the first path's (synth, analys)
     rng = np.random.default_rng()
-    for target, family, mod in _modules(lmax, grid, artifacts):
+    for target, family, mod in _modules(lmax, grid, dtype, artifacts):
         p = mod.plan
         if q is None:
             q = random_coefficients(rng, p.lmax, p.mmax, (batch,))
@@ -93,7 +96,7 @@ def check(lmax: int = 127, batch: int = 2, grid: str = "gauss", verbose: bool = 
         first = (f, q2) if first is None else first
         variant = mod.info["variants"].get("analysis_reduction", "-")
         row = dict(
-            target=target, family=family, variant=variant,
+            target=target, family=family, variant=variant, dtype=p.dtype,
             device=mod.info["device"], lmax=p.lmax,
             synth_rel_l2=rel_l2(f, f_ref),
             synth_max=float(np.abs(f - f_ref).max() / np.abs(f_ref).max()),
@@ -101,17 +104,19 @@ def check(lmax: int = 127, batch: int = 2, grid: str = "gauss", verbose: bool = 
             roundtrip_rel_l2=rel_l2(q2, q),
             synth_ms=1e3 * (t1 - t0), analys_ms=1e3 * (t2 - t1),
         )
-        row["ok"] = max(row["synth_rel_l2"], row["vs_first"], row["roundtrip_rel_l2"]) <= TOLERANCE
+        row["ok"] = (max(row["synth_rel_l2"], row["vs_first"], row["roundtrip_rel_l2"])
+                     <= TOLERANCE[p.dtype])
         rows.append(row)
     if not rows:
         raise RuntimeError(f"no backend to check: drivers with a device here: "
                            f"{runtime.available_drivers()}")
     if verbose:
-        print("| target | family | analysis | device | lmax | synth rel L2 / max | vs first "
-              "| roundtrip rel L2 | synth / analys ms | ok |")
-        print("|---|---|---|---|---|---|---|---|---|---|")
+        print("| target | family | analysis | device | dtype | lmax | synth rel L2 / max "
+              "| vs first | roundtrip rel L2 | synth / analys ms | ok |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
         for r in rows:
-            print(f"| {r['target']} | {r['family']} | {r['variant']} | {r['device']} | {r['lmax']} "
+            print(f"| {r['target']} | {r['family']} | {r['variant']} | {r['device']} "
+                  f"| {r['dtype']} | {r['lmax']} "
                   f"| {r['synth_rel_l2']:.1e} / {r['synth_max']:.1e} | {r['vs_first']:.1e} "
                   f"| {r['roundtrip_rel_l2']:.1e} | {r['synth_ms']:.1f} / {r['analys_ms']:.1f} "
                   f"| {'yes' if r['ok'] else 'NO'} |")

@@ -19,6 +19,8 @@ from ireesht.resources import data_dir
 STAGES = ("leg_synth", "leg_analys", "fft_synth", "fft_analys")
 HEADERS = ("sht_common.h", "sht_legendre.h", "sht_fft.h")
 LEG_FIELDS = 4  # fields per Legendre work item (NFMAX of leg_*.c)
+# dtype -> (object name infix, clang flags): the same sources build both
+DTYPE_BUILDS = {"float32": ("", []), "float64": ("_f64", ["-DSHT_F64"])}
 
 
 def kernels_dir() -> Path:
@@ -58,44 +60,51 @@ def baseline(plan: Plan) -> str:
     return plan.cpu
 
 
+def object_name(stage: str, base: str, dtype: str) -> str:
+    """File name of a stage's object: ``<stage>[_f64]_<baseline>.o``."""
+    return f"{stage}{DTYPE_BUILDS[dtype][0]}_{base}.o"
+
+
 def kernel_objects(plan: Plan) -> dict[str, str]:
-    """The object file of each stage for this plan's CPU baseline."""
+    """The object file of each stage for this plan's CPU baseline and dtype."""
     base = baseline(plan)
-    return {stage: f"{stage}_{base}.o" for stage in STAGES}
+    return {stage: object_name(stage, base, plan.dtype) for stage in STAGES}
 
 
 # --- MLIR -------------------------------------------------------------------------------
 
-def _buffer(name: str, shape: str, dynamic: bool) -> list[str]:
-    """MLIR lines of the subspan and strided metadata of binding ``name``, which define the
-    C call's arguments ``%<name>_base, %<name>_off``."""
+def _buffer(name: str, shape: str, dynamic: bool, ft: str) -> list[str]:
+    """MLIR lines of the subspan and strided metadata of binding ``name`` (element type
+    ``ft``), which define the C call's arguments ``%<name>_base, %<name>_off``."""
     rank = shape.count("x") + 1
-    mtype = f"memref<{shape}xf32>"
+    mtype = f"memref<{shape}x{ft}>"
     dims = "{%b}" if dynamic else ""
     results = ", ".join([f"%{name}_base", f"%{name}_off"] + [f"%{name}_m{i}" for i in range(2 * rank)])
     return [
         f"%{name}_mem = stream.binding.subspan %{name}[%c0] : !stream.binding -> {mtype}{dims}",
         f"{results} = iree_codegen.extract_strided_metadata %{name}_mem : {mtype} -> "
-        "memref<f32>, index" + ", index" * (2 * rank),
+        f"memref<{ft}>, index" + ", index" * (2 * rank),
     ]
 
 
-def _executable(stage: str, obj: str, buffers: list[tuple[str, str, bool]], consts: list[str],
-                grid: tuple[str, str]) -> str:
+def _executable(stage: str, obj: str, ft: str, buffers: list[tuple[str, str, bool]],
+                consts: list[str], grid: tuple[str, str]) -> str:
     """A ``stream.executable`` with one export ``@<stage>`` that calls ``sht_<stage>``.
 
-    buffers: (name, shape, dynamic batch) in binding order, the result last; consts: the
-    i32 push constants; grid: (MLIR defining ``%gx`` and maybe more from the workload ``%b``,
-    the name of the y count). The export function takes the bindings (operands, then result),
-    then the dispatch's scalar operands in order (flow.dispatch -> stream conversion).
+    ft: the element type (f32, f64); buffers: (name, shape, dynamic batch) in binding order,
+    the result last; consts: the i32 push constants; grid: (MLIR defining ``%gx`` and maybe
+    more from the workload ``%b``, the name of the y count). The export function takes the
+    bindings (operands, then result), then the dispatch's scalar operands in order
+    (flow.dispatch -> stream conversion).
     """
     body: list[str] = []
     args: list[str] = []
     for name, shape, dynamic in buffers:
-        body += _buffer(name, shape, dynamic)
+        body += _buffer(name, shape, dynamic, ft)
         args += [f"%{name}_base", f"%{name}_off"]
     args += [f"%{c}" for c in consts] + ["%wx", "%wy"]
-    sig = ", ".join(["memref<f32>, index"] * len(buffers) + ["i32"] * len(consts) + ["index", "index"])
+    sig = ", ".join([f"memref<{ft}>, index"] * len(buffers) + ["i32"] * len(consts)
+                    + ["index", "index"])
     params = ", ".join([f"%{n}: !stream.binding" for n, _, _ in buffers]
                        + [f"%{c}: i32" for c in consts] + ["%b: index"])
     grid_lines, gy = grid
@@ -129,6 +138,7 @@ def _executable(stage: str, obj: str, buffers: list[tuple[str, str, bool]], cons
 def parts(plan: Plan, values: dict) -> dict[str, str]:
     """The family's pieces of mlir/pipeline.mlir (see ``ireesht.pipeline.render``)."""
     v = values
+    ft = v["ft"]
     objs = kernel_objects(plan)
     arch = "arm_64" if baseline(plan) == "aarch64" else "x86_64"
     tables = {
@@ -157,17 +167,17 @@ def parts(plan: Plan, values: dict) -> dict[str, str]:
     out = {
         "aliases": f'#cpu_obj = #hal.executable.target<"llvm-cpu", "embedded-elf-{arch}">',
         "module_attrs": "",
-        "executables": "\n".join(_executable(s, objs[s], *specs[s]) for s in STAGES),
+        "executables": "\n".join(_executable(s, objs[s], ft, *specs[s]) for s in STAGES),
     }
     for stage, (buffers, consts, _) in specs.items():
         ins = buffers[:-1]
         rname, rshape, _ = buffers[-1]
         operands = ", ".join([f"%{n}" for n, _, _ in ins] + [f"%{c}" for c in consts] + ["%b"])
-        types = ", ".join([f"tensor<{s}xf32>" + ("{%b}" if d else "") for _, s, d in ins]
+        types = ", ".join([f"tensor<{s}x{ft}>" + ("{%b}" if d else "") for _, s, d in ins]
                           + ["i32"] * len(consts) + ["index"])
         out[f"op_{stage}"] = (
             f"    %{rname} = flow.dispatch @c_{stage}::@{stage}[%b]({operands})\n"
-            f"        : ({types}) -> tensor<{rshape}xf32>{{%b}}")
+            f"        : ({types}) -> tensor<{rshape}x{ft}>{{%b}}")
     return out
 
 

@@ -5,7 +5,7 @@ per stage.
 Each stage file is a ``string.Template`` holding one ``hal.executable`` (variant ``@v``,
 export ``@main``) whose function carries the ``BaseLowering`` pipeline, so IREE lowers the
 kernel as written and does not tile it. The dispatches are ``flow.dispatch`` ops
-(``mlir/ops_mlir.mlir``) with the operands of kernels/CONTRACT.md.
+(``mlir/ops.mlir``) with the operands of kernels/CONTRACT.md.
 
 Placeholders of the stage files, besides ``ireesht.pipeline.template_values``:
 ``exe`` (the executable's symbol), ``target`` (the executable target alias), ``pipeline``
@@ -14,7 +14,8 @@ bit layout of ``ft`` (``exp_bias``, ``mant_bits``, ``exp_mask``, ``frexp_keep``,
 ``half_bits``, ``frexp_off``); the Legendre stages also take ``nf`` (fields per thread),
 ``kp`` (latitude pairs per thread), ``legendre_core`` (``legendre_core.mlir``) and, for
 analysis, ``span`` (degrees per span), ``part`` (its partial sums) and ``group_ops`` (a
-section of ``group_ops.mlir``: how a group of threads sums).
+section of ``group_ops.mlir``: how a group of threads sums); the Fourier stages take
+``fft_core`` (``fft_core.mlir``, the FFT passes, in the stage's direction).
 """
 
 from __future__ import annotations
@@ -23,11 +24,14 @@ import hashlib
 import string
 from pathlib import Path
 
-from ireesht.plan import SYNTH_PAIRS_PER_THREAD, Plan, analys_fields_per_thread
+from ireesht.plan import STAGES, SYNTH_PAIRS_PER_THREAD, Plan, analys_fields_per_thread
 from ireesht.resources import data_dir
 
-STAGES = ("leg_synth", "fft_synth", "fft_analys", "leg_analys")
 ANALYS_PAIRS_PER_THREAD = 4  # KP of leg_analys.mlir
+# The direction s of fft_core.mlir's FFT, exp(s 2 pi i k t / n): its sign, and the arith ops
+# that add and subtract s times a term.
+FFT_DIRECTIONS = {"fft_synth": dict(sign="+", plus_s="addf", minus_s="subf"),
+                  "fft_analys": dict(sign="-", plus_s="subf", minus_s="addf")}
 # The bit layout of each float type the templates take (IEEE 754), and the rescaling of the
 # recurrence (ireesht/legendre.py): values carried as y 2^(S k), |y| < 2^T, with S and T
 # such that the dropped values (below 2^(T - S)) are far below the type's rounding.
@@ -115,6 +119,7 @@ def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
         raise ValueError(f"dtype={plan.dtype!r}: the mlir kernels have no {values['ft']} layout yet")
     common = {**values, **FLOAT_FORMATS[values["ft"]], "target": "#target", "pipeline": pipeline}
     core = (kernels_dir() / "legendre_core.mlir").read_text()
+    fft_core = (kernels_dir() / "fft_core.mlir").read_text()
     out = {}
     for stage in STAGES:
         v = {**common, "exe": stage}
@@ -130,6 +135,8 @@ def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
                      group_ops=string.Template(group_ops).substitute(v))
         if "kp" in v:
             v["legendre_core"] = string.Template(core).substitute(v)
+        if stage in FFT_DIRECTIONS:
+            v["fft_core"] = string.Template(fft_core).substitute(v, **FFT_DIRECTIONS[stage])
         out[stage] = v
     return out
 
@@ -146,7 +153,7 @@ def parts(plan: Plan, values: dict) -> dict[str, str]:
     A stage whose template is missing is left out of ``executables`` (its dispatch then
     fails to compile), so that a stage can be tried before the others exist.
     """
-    from ireesht.pipeline import read_sections
+    from ireesht.pipeline import stage_ops
 
     device, target, _ = executable_target(plan)
     executables = "\n".join(render_stage(plan, s, values) for s in STAGES
@@ -156,7 +163,7 @@ def parts(plan: Plan, values: dict) -> dict[str, str]:
         "module_attrs": f'attributes {{hal.device.targets = [#hal.device.target<"{device}", '
                         f"[#target]> : !hal.device]}}",
         "executables": executables,
-        **read_sections("ops_mlir.mlir", values),
+        **stage_ops(values, {s: f"flow.dispatch @{s}::@v::@main[%b]" for s in STAGES}, {}),
     }
 
 

@@ -1,12 +1,13 @@
 """The WGSL kernel family: hand-written WGSL compiled to the shipped ``.spv`` objects
-(``kernels/wgsl``), dispatched with ``hal.dispatch.extern`` (``mlir/ops_wgsl.mlir``)."""
+(``kernels/wgsl``), dispatched with ``hal.dispatch.extern`` (``mlir/ops.mlir`` with the clauses of
+``mlir/extern_wgsl.mlir``)."""
 
 from __future__ import annotations
 
 import hashlib
 from pathlib import Path
 
-from ireesht.plan import Plan, analys_fields_per_thread
+from ireesht.plan import STAGES, Plan, analys_fields_per_thread
 from ireesht.resources import data_dir
 
 
@@ -27,11 +28,14 @@ def kernels_dir() -> Path:
 
 
 def parts(plan: Plan, values: dict) -> dict[str, str]:
-    """The family's pieces of mlir/pipeline.mlir (see ``ireesht.pipeline.render``)."""
-    from ireesht.pipeline import read_sections
+    """The family's pieces of mlir/pipeline.mlir (see ``ireesht.pipeline.render``):
+    ``hal.dispatch.extern`` with the clauses of mlir/extern_wgsl.mlir."""
+    from ireesht.pipeline import read_sections, stage_ops
 
-    sections = read_sections("ops_wgsl.mlir", {**values, **kernel_objects(plan)})
-    return {"module_attrs": "", "executables": "", **sections}
+    sections = read_sections("extern_wgsl.mlir", {**values, **kernel_objects(plan)})
+    clauses = {s: sections[f"clauses_{s}"] for s in STAGES}
+    ops = stage_ops(values, {s: 'hal.dispatch.extern "main"[%b]' for s in STAGES}, clauses)
+    return {"aliases": sections["aliases"], "module_attrs": "", "executables": "", **ops}
 
 
 def compile_flags(plan: Plan) -> list[str]:

@@ -214,10 +214,17 @@ def compile(
     try:
         return _build(plan, use_cache)
     except rtmod.ExecutableLoadError:
-        # the subgroup variant is the only optional device feature the kernels use
-        if not plan.subgroups:
-            raise
-        return _build(Plan(**{**plan.as_dict(), "subgroups": False}), use_cache)
+        # subgroup arithmetic is the optional device feature of the float32 kernels
+        if plan.subgroups:
+            try:
+                return _build(Plan(**{**plan.as_dict(), "subgroups": False}), use_cache)
+            except rtmod.ExecutableLoadError:
+                pass
+        if plan.dtype == "float64":
+            raise ValueError(f"dtype='float64': the {target} device cannot run float64 "
+                             f"kernels (no shaderFloat64?); expected dtype='float32' here, "
+                             f"or target='cpu'") from None
+        raise
 
 
 def _build(plan: Plan, use_cache: bool) -> Module:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 
-from ireesht.plan import SYNTH_PAIRS_PER_THREAD, SYNTH_WG, Plan, analys_fields_per_thread
+from ireesht.plan import STAGES, SYNTH_PAIRS_PER_THREAD, SYNTH_WG, Plan, analys_fields_per_thread
 from ireesht.resources import data_dir
 from types import ModuleType
 
@@ -58,6 +58,15 @@ def read_sections(name: str, values: dict) -> dict[str, str]:
     pieces = re.split(r"^// stage: (\w+)\n", text, flags=re.M)
     return {key: string.Template(body).substitute(values).rstrip("\n")
             for key, body in zip(pieces[1::2], pieces[2::2])}
+
+
+def stage_ops(values: dict, dispatch: dict[str, str], clauses: dict[str, str]) -> dict[str, str]:
+    """The four dispatches of mlir/ops.mlir (``op_<stage>``) for a family whose op and
+    callee for each stage are ``dispatch[stage]`` (``flow.dispatch @exe::@v::@main[%b]``)
+    and whose text after the types is ``clauses[stage]`` (empty for ``flow.dispatch``)."""
+    subs = {**values, **{f"dispatch_{s}": dispatch[s] for s in STAGES},
+            **{f"clauses_{s}": clauses.get(s, "") for s in STAGES}}
+    return read_sections("ops.mlir", subs)
 
 
 def render(plan: Plan) -> str:

@@ -159,3 +159,36 @@ def test_artifact_runs_with_only_the_runtime_and_numpy(built, tmp_path, rng):
                           str(tmp_path / "f.npy")], cwd=tmp_path, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("ok")
+
+
+@pytest.fixture(scope="module")
+def every_target(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("all") / "sht5"
+    ireesht.build(5, out)  # default: vulkan, cuda, metal, cpu (x86-64-v3, aarch64)
+    return out
+
+
+def test_build_for_every_target(every_target):
+    manifest = json.loads((every_target / "manifest.json").read_text())
+    got = {(e["target"], e["kernels"], e.get("cpu_baseline")): e for e in manifest["artifacts"]}
+    assert set(got) == {("vulkan", "wgsl", None), ("cuda", "mlir", None), ("metal", "mlir", None),
+                        ("cpu", "c", "x86-64-v3"), ("cpu", "c", "aarch64")}
+    assert "sm_80" in got["cuda", "mlir", None]["gpu_arch"]
+    assert got["cpu", "c", "aarch64"]["cpu_arch"] == "aarch64"
+    for e in manifest["artifacts"]:
+        assert (every_target / e["file"]).stat().st_size == e["bytes"]
+
+
+def test_load_picks_the_cpu_over_lavapipe_and_names_missing_drivers(every_target, rng):
+    here = artifacts.host_cpu_baselines()
+    if "x86-64-v3" not in here:
+        pytest.skip(f"this CPU runs {sorted(here)}, not the x86-64-v3 module")
+    mod = ireesht.load(every_target)  # no GPU here: a software Vulkan ranks below the CPU
+    assert mod.plan.target == "cpu" and mod.plan.cpu == "x86-64-v3"
+    q = random_coefficients(rng, 5, 5, (2,))
+    np.testing.assert_allclose(mod.synth(q), ireesht.compile(5, target="cpu").synth(q),
+                               rtol=0, atol=1e-5)
+    if "cuda" not in __import__("ireesht.runtime").runtime.available_drivers():
+        with pytest.raises(ArtifactError, match=r"modules for cuda, but this machine has "
+                           r"drivers with a device: \[.*'local-task'"):
+            ireesht.load(every_target, target="cuda")

@@ -75,6 +75,14 @@ def test_check_compares_every_path_and_passes_here(vulkan, capsys):
     assert "| vulkan | wgsl |" in capsys.readouterr().out
 
 
+def test_check_float64_paths(vulkan, capsys):
+    rows = ireesht.check(lmax=15, batch=2, dtype="float64")
+    assert ("cpu", "c") in {(r["target"], r["family"]) for r in rows}
+    assert all(r["family"] != "wgsl" for r in rows)  # float32 only
+    assert all(r["ok"] and r["roundtrip_rel_l2"] < 1e-12 for r in rows)
+    assert "| float64 |" in capsys.readouterr().out
+
+
 def test_check_fails_on_a_mismatch(vulkan, monkeypatch, capsys):
     # a path whose analysis is wrong (simulated miscompile) makes the command exit 1
     from ireesht import module

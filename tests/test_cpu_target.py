@@ -1,6 +1,7 @@
-"""The CPU kernel family "c" (target="cpu", IREE local-task, prebuilt C objects) against
-the float64 reference: synthesis values, and analysis(synthesis(q)) == q where quadrature
-is exact; modules for every CPU baseline; committed objects up to date with their sources.
+"""The CPU kernel family "c" (target="cpu", IREE local-task, prebuilt C objects), float32
+and float64, against the float64 reference: synthesis values, and analysis(synthesis(q)) == q
+where quadrature is exact; modules for every CPU baseline; committed objects up to date with
+their sources.
 """
 
 from __future__ import annotations
@@ -18,29 +19,17 @@ import pytest
 
 import ireesht
 from ireesht import kernels_c, reference
+from ireesht.artifacts import host_cpu_baselines
 from ireesht.cli import random_coefficients, rel_l2
-from ireesht.plan import CPU_BASELINES, Plan
+from ireesht.plan import CPU_BASELINES, DTYPES, Plan
 
-# The GPU paths' bounds (tests/test_vulkan_pipeline.py): the same recurrence and tables in
-# float32. Measured here: synthesis 5.0e-7, analysis 4.4e-7, roundtrip 7.4e-7 at lmax 255.
-TOL = 2e-6
-TOL_ROUNDTRIP = 2.5e-6
+from checks import BOUNDS, check_plan
+
+# The GPU paths' float32 bounds: the same recurrence and tables. Measured here: synthesis
+# 5.0e-7, analysis 4.4e-7, roundtrip 7.4e-7 at lmax 255; float64 (the same sources built with
+# -DSHT_F64): 1.2e-14 synthesis, 2.3e-14 analysis and roundtrip.
+TOL, TOL_ROUNDTRIP = BOUNDS["float32"]
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def check_plan(mod, rng, batch=(2,)):
-    p = mod.plan
-    q = random_coefficients(rng, p.lmax, p.mmax, batch)
-    f = mod.synth(q)
-    assert f.shape == batch + (p.nlat, p.nphi) and f.dtype == np.float32
-    f_ref = reference.synth(q, p.lmax, p.mmax, p.make_grid())
-    assert rel_l2(f, f_ref) <= TOL, f"synth error {rel_l2(f, f_ref):.2e}"
-    if p.exact:
-        q2 = mod.analys(f_ref)
-        assert q2.shape == batch + (p.nlm,) and q2.dtype == np.complex64
-        assert rel_l2(q2, q) <= TOL, f"analysis error {rel_l2(q2, q):.2e}"
-        q3 = mod.analys(f)
-        assert rel_l2(q3, q) <= TOL_ROUNDTRIP, f"roundtrip error {rel_l2(q3, q):.2e}"
 
 
 @pytest.mark.parametrize("lmax", [0, 1, 2, 3, 5, 16, 31, 63, 127, 255])
@@ -82,29 +71,50 @@ def test_batch_of_three_fields(rng):
     check_plan(ireesht.compile(47, 40, 51, 96, target="cpu"), rng, batch=(3,))
 
 
-def _baseline_plan(cpu: str) -> Plan:
-    return dataclasses.replace(Plan.create(23, nlat=27, nphi=50, target="cpu"), cpu=cpu)
+@pytest.mark.parametrize("lmax", [0, 5, 31, 255])
+def test_float64_gauss_roundtrip(rng, lmax):
+    check_plan(ireesht.compile(lmax, target="cpu", dtype="float64"), rng)
 
 
-def _runs_here(cpu: str) -> bool:
-    """Whether this machine executes code built for baseline ``cpu``."""
-    host = kernels_c.host_baseline()
-    return cpu == host or (cpu, host) == ("x86-64-v2", "x86-64-v3")
+def test_float64_equiangular_mmax_batch(rng):
+    # one module for the rest: equiangular (poles, direct DFT), mmax < lmax, and 6 fields
+    # (a chunk of 4 per Legendre work item and one of 2)
+    mod = ireesht.compile(24, 17, 49, 50, "equiangular", target="cpu", dtype="float64")
+    assert mod.plan.exact
+    check_plan(mod, rng, batch=(2, 3))
 
 
+def _baseline_plan(cpu: str, dtype: str = "float32") -> Plan:
+    return dataclasses.replace(Plan.create(23, nlat=27, nphi=50, target="cpu", dtype=dtype),
+                               cpu=cpu)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("cpu", CPU_BASELINES)
-def test_every_cpu_baseline_compiles(rng, cpu):
+def test_every_cpu_baseline_compiles(rng, cpu, dtype):
     # portable artifacts: each baseline's module is built here; those this CPU can execute
     # are also run (a module for newer CPU features would die with SIGILL, not an error)
     from ireesht import pipeline
     from ireesht.module import Module
 
-    plan = _baseline_plan(cpu)
+    plan = _baseline_plan(cpu, dtype)
     vmfb = pipeline.compile_plan(plan)
     arch = "arm_64" if cpu == "aarch64" else "x86_64"
     assert f"embedded-elf-{arch}".encode() in vmfb
-    if _runs_here(cpu):
+    if cpu in host_cpu_baselines():
         check_plan(Module(vmfb, plan, {}), rng)
+
+
+@pytest.mark.parametrize("found, best", [({"x86-64-v2", "x86-64-v3"}, "x86-64-v3"),
+                                         ({"x86-64-v2"}, "x86-64-v2"), ({"aarch64"}, "aarch64"),
+                                         (set(), None)])
+def test_host_baseline_is_the_best_this_cpu_runs(monkeypatch, found, best):
+    monkeypatch.setattr("ireesht.artifacts.host_cpu_baselines", lambda: found)
+    if best is None:
+        with pytest.raises(RuntimeError, match="no kernel objects for this"):
+            kernels_c.host_baseline()
+    else:
+        assert kernels_c.host_baseline() == best
 
 
 def test_unknown_cpu_baseline_is_refused():
@@ -118,9 +128,11 @@ def test_objects_match_their_sources():
     # (tools/build_objects.py) differ from the sources, or an object from the manifest
     src = kernels_c.kernels_dir()
     manifest = json.loads((src / "objects.json").read_text())
-    expected = {f"{s}_{b}.o" for s in kernels_c.STAGES for b in CPU_BASELINES}
+    expected = {kernels_c.object_name(s, b, d)
+                for s in kernels_c.STAGES for b in CPU_BASELINES for d in DTYPES}
     assert set(manifest["objects"]) == expected
     for name, entry in manifest["objects"].items():
+        assert name == kernels_c.object_name(entry["stage"], entry["baseline"], entry["dtype"])
         assert entry["source_sha256"] == kernels_c.source_digest(entry["stage"]), (
             f"{name} is stale: rebuild with `python tools/build_objects.py`")
         assert hashlib.sha256((src / name).read_bytes()).hexdigest() == entry["sha256"], (

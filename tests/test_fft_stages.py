@@ -1,14 +1,23 @@
-"""Fourier stages fft_synth / fft_analys (kernels/CONTRACT.md) on IREE's Vulkan driver
-against numpy.fft in float64.
+"""Fourier stages fft_synth / fft_analys (kernels/CONTRACT.md) of both kernel families on
+IREE's Vulkan driver against numpy.fft in float64.
 
-One small MLIR module wraps each stage's .spv in an ``hal.dispatch.extern`` with the
-contract's bindings, push constants and grid; all sizes are dynamic, so it is compiled
-once for every case. Inputs are fresh random numbers on every run. The bound is a
-relative L2 error of 1e-6 (synthesis: relative to the reference; analysis: relative to
-the reference's expected norm, see test_fft_analys).
+WGSL family: one small MLIR module wraps each stage's .spv in an ``hal.dispatch.extern`` with
+the contract's bindings, push constants and grid; all sizes are dynamic, so it is compiled
+once for every case. MLIR family (kernels/mlir): each stage template is rendered once per NL
+(the grid's x extent is the one size fixed at compile time) into a module that calls it with
+``flow.dispatch``; NP, mc and B are dynamic, so that module too serves every case.
+tests/test_mlir_fft.py adds what only the MLIR family has, with the helpers of this file.
+
+Inputs are fresh random numbers on every run. The bound is a relative L2 error of 1e-6
+(synthesis: relative to the reference; analysis: relative to the reference's expected norm,
+see check_analys).
 """
 
 from __future__ import annotations
+
+import functools
+import string
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -16,13 +25,16 @@ import pytest
 rt = pytest.importorskip("iree.runtime")
 pytest.importorskip("iree.compiler")
 
-from ireesht.kernels_wgsl import compile_flags  # noqa: E402
-from ireesht.pipeline import compile_mlir  # noqa: E402
+from ireesht import kernels_mlir, kernels_wgsl  # noqa: E402
+from ireesht.cli import rel_l2  # noqa: E402
+from ireesht.pipeline import compile_mlir, template_values  # noqa: E402
+from ireesht.plan import Plan  # noqa: E402
 from ireesht.runtime import Session  # noqa: E402
 
 TOL = 1e-6  # relative L2 error, float32 kernels vs float64 reference
+NLS = (1, 3, 8)  # the NL of the cases, one MLIR-family executable each
 
-MLIR = """
+WGSL_MODULE = """
 #spirv = #hal.executable.target<"vulkan-spirv", "vulkan-spirv-fb">
 #fft_layout = #hal.pipeline.layout<constants = 4, bindings = [
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // twiddle [NP][2]
@@ -82,9 +94,90 @@ module @fft_stages {
 }
 """
 
+MLIR_LAYOUT = """#fft_layout = #hal.pipeline.layout<constants = 4, bindings = [
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // twiddle [NP][2]
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // F or f
+  #hal.pipeline.binding<storage_buffer>             // f or F (result)
+]>"""
+
+# The MLIR family's functions for one NL. F [B][NL][mc][2] -> f [B][NL][NP]; NP = rows of twiddle.
+MLIR_SYNTH = """
+  func.func @synth${nl}(%tw: tensor<?x2x${ft}>, %F: tensor<?x${nl}x?x2x${ft}>)
+      -> tensor<?x${nl}x?x${ft}> {
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %np = tensor.dim %tw, %c0 : tensor<?x2x${ft}>
+    %b = tensor.dim %F, %c0 : tensor<?x${nl}x?x2x${ft}>
+    %mc = tensor.dim %F, %c2 : tensor<?x${nl}x?x2x${ft}>
+    %nl_i = arith.constant ${nl} : i32
+    %np_i = arith.index_cast %np : index to i32
+    %mc_i = arith.index_cast %mc : index to i32
+    %b_i = arith.index_cast %b : index to i32
+    %f = flow.dispatch @fft_synth_${nl}::@v::@main[%b](%nl_i, %np_i, %mc_i, %b_i, %tw, %F)
+        : (i32, i32, i32, i32, tensor<?x2x${ft}>{%np}, tensor<?x${nl}x?x2x${ft}>{%b, %mc})
+          -> tensor<?x${nl}x?x${ft}>{%b, %np}
+    return %f : tensor<?x${nl}x?x${ft}>
+  }
+"""
+
+# f [B][NL][NP] -> F [B][NL][mc][2].
+MLIR_ANALYS = """
+  func.func @analys${nl}(%tw: tensor<?x2x${ft}>, %f: tensor<?x${nl}x?x${ft}>, %mc_i: i32)
+      -> tensor<?x${nl}x?x2x${ft}> {
+    %c0 = arith.constant 0 : index
+    %np = tensor.dim %tw, %c0 : tensor<?x2x${ft}>
+    %b = tensor.dim %f, %c0 : tensor<?x${nl}x?x${ft}>
+    %mc = arith.index_cast %mc_i : i32 to index
+    %nl_i = arith.constant ${nl} : i32
+    %np_i = arith.index_cast %np : index to i32
+    %b_i = arith.index_cast %b : index to i32
+    %F = flow.dispatch @fft_analys_${nl}::@v::@main[%b](%nl_i, %np_i, %mc_i, %b_i, %tw, %f)
+        : (i32, i32, i32, i32, tensor<?x2x${ft}>{%np}, tensor<?x${nl}x?x${ft}>{%b, %np})
+          -> tensor<?x${nl}x?x2x${ft}>{%b, %mc}
+    return %F : tensor<?x${nl}x?x2x${ft}>
+  }
+"""
+
+
+def mlir_plan(target: str, nl: int = 1, dtype: str = "float32") -> Plan:
+    """A plan of the MLIR family whose grid has NL = ``nl`` latitudes."""
+    return Plan(lmax=1, mmax=1, grid="gauss", nlat=nl, nphi=4, target=target, kernels="mlir",
+                dtype=dtype)
+
+
+def mlir_module(target: str, nls=NLS, dtype: str = "float32") -> str:
+    """The MLIR family's Fourier stages for ``target`` (cuda, metal, vulkan), one executable
+    per NL, and the functions ``synth<NL>`` / ``analys<NL>`` that dispatch them."""
+    parts = []
+    for nl in nls:
+        plan = mlir_plan(target, nl, dtype)
+        values = kernels_mlir.stage_values(plan, template_values(plan))
+        for stage, wrapper in (("fft_synth", MLIR_SYNTH), ("fft_analys", MLIR_ANALYS)):
+            v = {**values[stage], "exe": f"{stage}_{nl}", "nl": nl}
+            template = string.Template((kernels_mlir.kernels_dir() / f"{stage}.mlir").read_text())
+            parts += [template.substitute(v), string.Template(wrapper).substitute(v)]
+    device, alias, _ = kernels_mlir.executable_target(mlir_plan(target))
+    return (f"#target = {alias}\n{MLIR_LAYOUT}\n"
+            f'module @mlir_fft attributes {{hal.device.targets = [#hal.device.target<"{device}", '
+            f"[#target]> : !hal.device]}} {{\n" + "\n".join(parts) + "}\n")
+
+
+@functools.cache
+def load(family: str) -> Callable[..., np.ndarray]:
+    """``run(name, nl, *args)``: function ``name`` (synth, analys) of a family's stages on NL
+    rows. Compiled once per test run, as test_mlir_fft.py runs the MLIR family too."""
+    if family == "wgsl":
+        session = Session(compile_mlir(WGSL_MODULE, kernels_wgsl.compile_flags(None)), "vulkan")
+        return lambda name, nl, *args: session.to_numpy(session.call(name, *args))
+    plan = mlir_plan("vulkan")
+    session = Session(compile_mlir(mlir_module("vulkan"), kernels_mlir.compile_flags(plan)),
+                      "vulkan")
+    return lambda name, nl, *args: session.to_numpy(session.call(f"{name}{nl}", *args))
+
+
 POW2 = [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]  # FFT path
-OTHER = [2, 6, 10, 12, 30, 100]  # direct-DFT path: not a power of two, or too short
-SHAPES = [(nl, b) for nl in (1, 3, 8) for b in (1, 3)]  # (NL, B)
+OTHER = [2, 6, 10, 12, 30, 97, 100]  # direct-DFT path: not a power of two, or too short
+SHAPES = [(nl, b) for nl in NLS for b in (1, 3)]  # (NL, B)
 
 
 def _cases() -> list:
@@ -105,10 +198,10 @@ def _cases() -> list:
 CASES = _cases()
 
 
-@pytest.fixture(scope="module")
-def stages(vulkan: str) -> Session:
-    """Both stages compiled once (dynamic shapes) and loaded on the Vulkan device."""
-    return Session(compile_mlir(MLIR, compile_flags(None)), "vulkan")
+@pytest.fixture(scope="module", params=["wgsl", "mlir"])
+def stages(request, vulkan: str) -> Callable[..., np.ndarray]:
+    """The family's stages on the Vulkan device (see ``load``)."""
+    return load(request.param)
 
 
 def twiddle(n: int) -> np.ndarray:
@@ -116,17 +209,12 @@ def twiddle(n: int) -> np.ndarray:
     return np.stack([np.cos(ang), np.sin(ang)], axis=-1).astype(np.float32)
 
 
-def rel_l2(got: np.ndarray, ref: np.ndarray) -> float:
-    return float(np.linalg.norm(got - ref) / np.linalg.norm(ref))
-
-
-@pytest.mark.parametrize("n,m,shapes", CASES)
-def test_fft_synth(stages: Session, n: int, m: int, shapes: list) -> None:
-    rng = np.random.default_rng()
+def check_synth(run: Callable[..., np.ndarray], rng: np.random.Generator, n: int, m: int,
+                shapes: list) -> None:
     tw = twiddle(n)
     for nl, b in shapes:
         F = rng.standard_normal((b, nl, m + 1, 2)).astype(np.float32)
-        got = stages.to_numpy(stages.call("synth", tw, F))
+        got = run("synth", nl, tw, F)
         Fc = F[..., 0].astype(np.float64) + 1j * F[..., 1].astype(np.float64)
         spec = np.zeros((b, nl, n // 2 + 1), np.complex128)
         spec[..., : m + 1] = Fc
@@ -137,13 +225,12 @@ def test_fft_synth(stages: Session, n: int, m: int, shapes: list) -> None:
         assert err <= TOL, f"NP={n} M={m} NL={nl} B={b}: rel L2 error {err:.2e}"
 
 
-@pytest.mark.parametrize("n,m,shapes", CASES)
-def test_fft_analys(stages: Session, n: int, m: int, shapes: list) -> None:
-    rng = np.random.default_rng()
+def check_analys(run: Callable[..., np.ndarray], rng: np.random.Generator, n: int, m: int,
+                 shapes: list) -> None:
     tw = twiddle(n)
     for nl, b in shapes:
         f = rng.standard_normal((b, nl, n)).astype(np.float32)
-        got = stages.to_numpy(stages.call("analys", tw, f, m + 1))
+        got = run("analys", nl, tw, f, m + 1)
         f64 = f.astype(np.float64)
         ref = np.fft.rfft(f64, axis=-1)[..., : m + 1]  # raw, no 1/NP
         assert got.shape == (b, nl, m + 1, 2)
@@ -153,3 +240,13 @@ def test_fft_analys(stages: Session, n: int, m: int, shapes: list) -> None:
         scale = np.sqrt((m + 1) * np.sum(f64**2))
         err = float(np.linalg.norm(got[..., 0] + 1j * got[..., 1] - ref) / scale)
         assert err <= TOL, f"NP={n} M={m} NL={nl} B={b}: rel L2 error {err:.2e}"
+
+
+@pytest.mark.parametrize("n,m,shapes", CASES)
+def test_fft_synth(stages, rng: np.random.Generator, n: int, m: int, shapes: list) -> None:
+    check_synth(stages, rng, n, m, shapes)
+
+
+@pytest.mark.parametrize("n,m,shapes", CASES)
+def test_fft_analys(stages, rng: np.random.Generator, n: int, m: int, shapes: list) -> None:
+    check_analys(stages, rng, n, m, shapes)

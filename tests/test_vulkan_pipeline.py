@@ -13,30 +13,15 @@ import ireesht
 from ireesht import reference
 from ireesht.cli import random_coefficients, rel_l2
 
+from checks import BOUNDS, check_plan
+
 # float32 kernels, relative L2 against the float64 reference: each stage within 2e-6
 # (measured on lavapipe: 1.35e-6 synthesis, 1.28e-6 analysis at lmax 255). The roundtrip
 # adds both errors; lavapipe rounds a*b+c twice (its fma is not fused: measured with a
 # probe kernel), which doubles the recurrence's rounding error against a GPU, and puts the
 # lmax-255 roundtrip at 1.99e-6 there; 2.5e-6 leaves that some room. BENCHMARKS.md has the
 # errors on a GPU.
-TOL = 2e-6
-TOL_ROUNDTRIP = 2.5e-6
-
-
-def check_plan(mod, rng, batch=(2,)):
-    p = mod.plan
-    g = p.make_grid()
-    q = random_coefficients(rng, p.lmax, p.mmax, batch)
-    f = mod.synth(q)
-    assert f.shape == batch + (p.nlat, p.nphi) and f.dtype == np.float32
-    f_ref = reference.synth(q, p.lmax, p.mmax, g)
-    assert rel_l2(f, f_ref) <= TOL, f"synth error {rel_l2(f, f_ref):.2e}"
-    if p.exact:
-        q2 = mod.analys(f_ref)
-        assert q2.shape == batch + (p.nlm,) and q2.dtype == np.complex64
-        assert rel_l2(q2, q) <= TOL, f"analysis error {rel_l2(q2, q):.2e}"
-        q3 = mod.analys(f)
-        assert rel_l2(q3, q) <= TOL_ROUNDTRIP, f"roundtrip error {rel_l2(q3, q):.2e}"
+TOL, TOL_ROUNDTRIP = BOUNDS["float32"]
 
 
 @pytest.mark.parametrize("lmax", [0, 1, 2, 3, 5, 16, 31, 63, 127, 255])

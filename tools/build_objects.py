@@ -1,6 +1,7 @@
 """Build the CPU kernel objects of kernels/c with clang: one freestanding ELF object per
-stage and CPU baseline, ``kernels/c/<stage>_<baseline>.o``, plus ``kernels/c/objects.json``
-(clang version, and per object the sha256 of its sources and of itself).
+stage, CPU baseline and dtype, ``kernels/c/<stage>[_f64]_<baseline>.o``, plus
+``kernels/c/objects.json`` (clang version, and per object the sha256 of its sources and of
+itself).
 
 The objects are committed, so users need no C compiler; ``tests/test_cpu_target.py``
 compares the recorded source hashes with the sources to catch a stale object.
@@ -14,16 +15,19 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import json
+import os
 import shutil
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from ireesht.kernels_c import STAGES, source_digest  # noqa: E402
+from ireesht.kernels_c import DTYPE_BUILDS, STAGES, object_name, source_digest  # noqa: E402
 
 SRC = ROOT / "kernels" / "c"
 MANIFEST = SRC / "objects.json"
@@ -47,24 +51,30 @@ def clang_version(clang: str) -> str:
                           check=True).stdout.splitlines()[0]
 
 
+def build_one(clang: str, out_dir: Path, base: str, dtype: str, stage: str) -> tuple[str, dict]:
+    """Compile one object into out_dir; returns its name and manifest entry."""
+    obj = out_dir / object_name(stage, base, dtype)
+    subprocess.run([clang, *BASELINES[base], *DTYPE_BUILDS[dtype][1], *COMMON, "-c",
+                    str(SRC / f"{stage}.c"), "-o", str(obj)], check=True)
+    undefined = subprocess.run(["llvm-nm" if shutil.which("llvm-nm") else "nm", "-u",
+                                str(obj)], capture_output=True, text=True).stdout.split()
+    if undefined:  # e.g. memcpy or a libm call: iree-lld would fail to link
+        sys.exit(f"{obj.name}: undefined symbols {undefined}")
+    return obj.name, {
+        "stage": stage,
+        "baseline": base,
+        "dtype": dtype,
+        "source_sha256": source_digest(stage, SRC),
+        "sha256": hashlib.sha256(obj.read_bytes()).hexdigest(),
+    }
+
+
 def build(clang: str, out_dir: Path) -> dict:
-    """Compile every (stage, baseline) object into out_dir; returns the manifest."""
-    objects = {}
-    for base, flags in BASELINES.items():
-        for stage in STAGES:
-            obj = out_dir / f"{stage}_{base}.o"
-            subprocess.run([clang, *flags, *COMMON, "-c", str(SRC / f"{stage}.c"), "-o", str(obj)],
-                           check=True)
-            undefined = subprocess.run(["llvm-nm" if shutil.which("llvm-nm") else "nm", "-u",
-                                        str(obj)], capture_output=True, text=True).stdout.split()
-            if undefined:  # e.g. memcpy or a libm call: iree-lld would fail to link
-                sys.exit(f"{obj.name}: undefined symbols {undefined}")
-            objects[obj.name] = {
-                "stage": stage,
-                "baseline": base,
-                "source_sha256": source_digest(stage, SRC),
-                "sha256": hashlib.sha256(obj.read_bytes()).hexdigest(),
-            }
+    """Compile every (stage, baseline, dtype) object into out_dir; returns the manifest."""
+    jobs = list(itertools.product(BASELINES, DTYPE_BUILDS, STAGES))
+    # one clang per core: the rebuild check in tests/test_cpu_target.py waits for all 24
+    with ThreadPoolExecutor(os.cpu_count()) as pool:
+        objects = dict(pool.map(lambda job: build_one(clang, out_dir, *job), jobs))
     return {"clang": clang_version(clang), "flags": COMMON, "objects": objects}
 
 

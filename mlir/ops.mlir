@@ -1,0 +1,33 @@
+// The four stage dispatches, shared by the WGSL and MLIR kernel families. Sections are
+// cut at the `// stage:` lines and pasted into mlir/pipeline.mlir, whose functions define
+// the SSA names used here (kernels/CONTRACT.md gives the operands: the i32 operands are
+// the push constants, the tensors the bindings, the result the last binding). Each family
+// fills in ${dispatch_<stage>} (the op and its callee) and ${clauses_<stage>} (what
+// follows the types: hal.dispatch.extern's count/layout/objects, nothing for flow.dispatch).
+
+// stage: op_leg_synth
+    %F = ${dispatch_leg_synth}(%lmax, %mmax, %nlat, %npairs, %nlm, %nb, %nbits,
+                                         %xtab, %powtab, %mseed, %coef, %stab, %q)
+        : (i32, i32, i32, i32, i32, i32, i32, tensor<${npairs}x4x${ft}>, tensor<${npow}x4x${ft}>,
+           tensor<${mc}x2x${ft}>, tensor<${nlm}x4x${ft}>, tensor<${nlm}x${ft}>,
+           tensor<?x${nlm}x2x${ft}>{%b})
+          -> tensor<?x${nlat}x${mc}x2x${ft}>{%b}
+${clauses_leg_synth}
+// stage: op_fft_synth
+    %f = ${dispatch_fft_synth}(%nlat, %nphi, %mc, %nb, %twiddle, %F)
+        : (i32, i32, i32, i32, tensor<${nphi}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>{%b})
+          -> tensor<?x${nlat}x${nphi}x${ft}>{%b}
+${clauses_fft_synth}
+// stage: op_fft_analys
+    %F = ${dispatch_fft_analys}(%nlat, %nphi, %mc, %nb, %twiddle, %f)
+        : (i32, i32, i32, i32, tensor<${nphi}x2x${ft}>, tensor<?x${nlat}x${nphi}x${ft}>{%b})
+          -> tensor<?x${nlat}x${mc}x2x${ft}>{%b}
+${clauses_fft_analys}
+// stage: op_leg_analys
+    %q = ${dispatch_leg_analys}(%lmax, %mmax, %nlat, %npairs, %nlm, %nb, %nbits,
+                                         %xtab, %powtab, %mseed, %coef, %stab, %wtab, %F)
+        : (i32, i32, i32, i32, i32, i32, i32, tensor<${npairs}x4x${ft}>, tensor<${npow}x4x${ft}>,
+           tensor<${mc}x2x${ft}>, tensor<${nlm}x4x${ft}>, tensor<${nlm}x${ft}>, tensor<${npairs}x${ft}>,
+           tensor<?x${nlat}x${mc}x2x${ft}>{%b})
+          -> tensor<?x${nlm}x2x${ft}>{%b}
+${clauses_leg_analys}

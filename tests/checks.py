@@ -1,0 +1,35 @@
+"""Checks shared by the pipeline tests of several targets (imported as ``checks``: pytest puts
+tests/ on sys.path, as it has no __init__.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ireesht import reference
+from ireesht.cli import random_coefficients, rel_l2
+
+# Relative L2 bounds against the float64 reference per plan dtype: (each stage, roundtrip).
+# float32: tests/test_vulkan_pipeline.py says where they come from; the CPU family does the
+# same float32 arithmetic. float64: the C and MLIR kernels measure 1e-14 to 2.5e-14 at
+# lmax 255, so 1e-12 leaves room for larger lmax without hiding a float32 step (1e-7).
+BOUNDS = {"float32": (2e-6, 2.5e-6), "float64": (1e-12, 1e-12)}
+
+
+def check_plan(mod, rng: np.random.Generator, batch: tuple[int, ...] = (2,)) -> None:
+    """Check module ``mod`` on random coefficients of shape ``batch + (nlm,)``: synthesis
+    against the float64 reference, and where the plan's quadrature is exact analysis of the
+    reference field and the roundtrip; shapes and dtypes (those of ``plan.dtype``) too."""
+    p = mod.plan
+    tol, tol_roundtrip = BOUNDS[p.dtype]
+    real = np.dtype(p.dtype)
+    q = random_coefficients(rng, p.lmax, p.mmax, batch)
+    f = mod.synth(q)
+    assert f.shape == batch + (p.nlat, p.nphi) and f.dtype == real
+    f_ref = reference.synth(q, p.lmax, p.mmax, p.make_grid())
+    assert rel_l2(f, f_ref) <= tol, f"synth error {rel_l2(f, f_ref):.2e}"
+    if p.exact:
+        q2 = mod.analys(f_ref)
+        assert q2.shape == batch + (p.nlm,) and q2.dtype == np.result_type(real, np.complex64)
+        assert rel_l2(q2, q) <= tol, f"analysis error {rel_l2(q2, q):.2e}"
+        q3 = mod.analys(f)
+        assert rel_l2(q3, q) <= tol_roundtrip, f"roundtrip error {rel_l2(q3, q):.2e}"

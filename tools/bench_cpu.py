@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""The CPU target against the CPU peers, in one run on this machine.
+
+    python tools/bench_cpu.py --lmax 127,255,511,1023 [--lavapipe]
+
+For each lmax (Gauss grid, nlat = lmax + 1, nphi = 2 (lmax + 1), mmax = lmax, one field):
+median wall ms of synthesis / analysis for
+
+- ireesht target "cpu" (C kernels on IREE's local-task, every core), inputs and outputs
+  as device arrays (on the CPU they are host memory: no copies), float32 and float64;
+- ducc0 ``synthesis_2d`` / ``analysis_2d`` (geometry "GL"), float32 and float64, 1 thread
+  and all cores;
+- SHTns (float64, its only precision), 1 thread and all cores, with
+  OMP_PROC_BIND=true OMP_PLACES=cores, when the ``shtns`` module is importable;
+- with ``--lavapipe``, ireesht target "vulkan" on Mesa's CPU Vulkan driver, to decide
+  whether ``target="auto"`` should ever prefer it over the CPU target.
+
+Measure only on an otherwise idle machine: the load average is printed with each row.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# SHTns's OpenMP threads sometimes stall without pinning (issue 5's measurement)
+os.environ.setdefault("OMP_PROC_BIND", "true")
+os.environ.setdefault("OMP_PLACES", "cores")
+
+from ireesht.bench import median_ms  # noqa: E402
+
+
+def ireesht_ms(lmax: int, target: str, dtype: str, n: int) -> tuple[float, float]:
+    import ireesht
+    from ireesht.cli import random_coefficients
+
+    mod = ireesht.compile(lmax, target=target, dtype=dtype)
+    p, s, real = mod.plan, mod._session, np.dtype(dtype)
+    q = random_coefficients(np.random.default_rng(), lmax, lmax, (1,))
+    q_dev = s.upload(q.astype(np.result_type(real, np.complex64)).view(real).reshape(1, p.nlm, 2))
+    f_out, q_out = s.empty((1, p.nlat, p.nphi), real), s.empty((1, p.nlm, 2), real)
+    f_dev = mod.synth(q_dev, out=f_out)
+    return (median_ms(lambda: mod.synth(q_dev, out=f_out), n),
+            median_ms(lambda: mod.analys(f_dev, out=q_out), n))
+
+
+def ducc0_ms(lmax: int, dtype: str, nthreads: int, n: int) -> tuple[float, float]:
+    import ducc0
+
+    from ireesht.cli import random_coefficients
+
+    real = np.dtype(dtype)
+    alm = random_coefficients(np.random.default_rng(), lmax, lmax, (1,)).astype(
+        np.result_type(real, np.complex64))
+    f = np.zeros((1, lmax + 1, 2 * (lmax + 1)), real)
+    kw = dict(lmax=lmax, spin=0, geometry="GL", nthreads=nthreads)
+    return (median_ms(lambda: ducc0.sht.synthesis_2d(alm=alm, map=f, **kw), n),
+            median_ms(lambda: ducc0.sht.analysis_2d(alm=alm, map=f, **kw), n))
+
+
+def shtns_ms(lmax: int, nthreads: int, n: int) -> tuple[float, float]:
+    import shtns
+
+    sh = shtns.sht(lmax, lmax, norm=shtns.sht_orthonormal, nthreads=nthreads)
+    sh.set_grid(lmax + 1, 2 * (lmax + 1), shtns.sht_gauss)
+    q = sh.spec_array()
+    q[:] = np.random.default_rng().uniform(-1, 1, q.shape)
+    f = sh.spat_array()
+    return (median_ms(lambda: sh.SH_to_spat(q, f), n), median_ms(lambda: sh.spat_to_SH(f, q), n))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--lmax", default="127,255,511,1023")
+    ap.add_argument("--calls", type=int, default=7)
+    ap.add_argument("--lavapipe", action="store_true")
+    ns = ap.parse_args()
+    cores = os.cpu_count()
+    try:
+        import shtns  # noqa: F401
+
+        have_shtns = True
+    except ImportError:
+        have_shtns = False
+    print("| lmax | what | synth ms | analys ms | load avg |\n|---|---|---|---|---|")
+    for lmax in (int(x) for x in ns.lmax.split(",")):
+        rows = [(f"ireesht cpu {dt} ({cores} threads)", lambda dt=dt: ireesht_ms(lmax, "cpu", dt, ns.calls))
+                for dt in ("float32", "float64")]
+        for dt in ("float32", "float64"):
+            rows += [(f"ducc0 {dt} {t} thread(s)", lambda dt=dt, t=t: ducc0_ms(lmax, dt, t, ns.calls))
+                     for t in (1, cores)]
+        if have_shtns:
+            rows += [(f"SHTns float64 {t} thread(s)", lambda t=t: shtns_ms(lmax, t, ns.calls))
+                     for t in (1, cores)]
+        if ns.lavapipe and lmax <= 255:
+            rows.append(("ireesht vulkan (lavapipe) float32",
+                         lambda: ireesht_ms(lmax, "vulkan", "float32", ns.calls)))
+        for name, fn in rows:
+            s, a = fn()
+            print(f"| {lmax} | {name} | {s:.2f} | {a:.2f} | {os.getloadavg()[0]:.1f} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""GPU time of each stage of the CUDA modules, measured with Nsight Compute (IREE 3.13's
+HAL profiler does not record CUDA dispatches).
+
+On the GPU machine, over the directories of ``tools/bench.py prepare``:
+
+    ncu --csv --metrics gpu__time_duration.sum --log-file OUT/ncu.csv \\
+        python3 tools/cuda_stages.py launch benchdata > OUT/order.json
+    python3 tools/cuda_stages.py report OUT/order.json OUT/ncu.csv
+
+``launch`` loads every CUDA module and calls ``synth`` and ``analys`` (device arrays,
+written into kept buffers) ``CALLS`` times each after one warm-up call; the kernels run in
+a fixed order (Legendre then Fourier for synthesis, Fourier then Legendre for analysis), so
+``report`` assigns each profiled launch to its stage by position and prints the median
+time of each stage with the compute floor of tools/bench.py.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+CALLS = 3
+H200_FMA_PER_S = {"float32": 33.5e12, "float64": 16.75e12}
+
+
+def launch(root: Path) -> None:
+    import ireesht
+    from ireesht import artifacts
+    from ireesht.cli import random_coefficients
+
+    order = []
+    for path in sorted(root.glob("l*_b*_*")):
+        entries = [e for e in artifacts.read_manifest(path)["artifacts"] if e["target"] == "cuda"]
+        for entry in entries:
+            mod = ireesht.load(path, "cuda", kernels=entry["kernels"])
+            p, s = mod.plan, mod._session
+            real = np.dtype(p.dtype)
+            batch = int(path.name.split("_")[1][1:])
+            q = random_coefficients(np.random.default_rng(), p.lmax, p.mmax, (batch,))
+            q_dev = s.upload(q.astype(np.result_type(real, np.complex64)).view(real)
+                             .reshape(batch, p.nlm, 2))
+            f_out, q_out = s.empty((batch, p.nlat, p.nphi), real), s.empty((batch, p.nlm, 2), real)
+            for _ in range(1 + CALLS):
+                mod.synth(q_dev, out=f_out)
+            for _ in range(1 + CALLS):
+                mod.analys(f_out, out=q_out)
+            s.to_numpy(q_out)  # waits for the last call
+            order.append(dict(dir=path.name, lmax=p.lmax, batch=batch, dtype=p.dtype))
+    json.dump(order, sys.stdout)
+
+
+def report(order_path: Path, ncu_csv: Path) -> None:
+    order = json.loads(order_path.read_text())
+    lines = ncu_csv.read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith('"ID"'))
+    rows = [r for r in csv.DictReader(lines[start:]) if r["Metric Name"] == "gpu__time_duration.sum"]
+    per_module = 4 * (1 + CALLS)
+    if len(rows) != per_module * len(order):
+        names = sorted({r["Kernel Name"] for r in rows})
+        raise SystemExit(f"{len(rows)} profiled kernels, expected {per_module} x {len(order)} "
+                         f"modules; kernel names: {names[:10]}")
+    print("| lmax | batch | dtype | Legendre synth ms | FFT synth ms | FFT analys ms | "
+          "Legendre analys ms | Legendre / floor (synth, analys) |")
+    print("|---|---|---|---|---|---|---|---|")
+    for k, mod in enumerate(order):
+        ns = [float(r["Metric Value"].replace(",", "")) for r in rows[k * per_module:(k + 1) * per_module]]
+        synth = np.array(ns[2:2 * (1 + CALLS)]).reshape(CALLS, 2)   # drop the warm-up call
+        analys = np.array(ns[2 * (1 + CALLS) + 2:]).reshape(CALLS, 2)
+        t = np.concatenate([np.median(synth, 0), np.median(analys, 0)]) / 1e6
+        floor = 1e3 * mod["batch"] * mod["lmax"] ** 3 / H200_FMA_PER_S[mod["dtype"]]
+        print(f"| {mod['lmax']} | {mod['batch']} | {mod['dtype']} | {t[0]:.4f} | {t[1]:.4f} "
+              f"| {t[2]:.4f} | {t[3]:.4f} | {t[0] / floor:.1f}x, {t[3] / floor:.1f}x |")
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "launch":
+        launch(Path(sys.argv[2]))
+    else:
+        report(Path(sys.argv[2]), Path(sys.argv[3]))
