@@ -12,8 +12,10 @@ median wall ms of synthesis / analysis for
   and all cores;
 - SHTns (float64, its only precision), 1 thread and all cores, with
   OMP_PROC_BIND=true OMP_PLACES=cores, when the ``shtns`` module is importable;
-- with ``--lavapipe``, ireesht target "vulkan" on Mesa's CPU Vulkan driver, to decide
-  whether ``target="auto"`` should ever prefer it over the CPU target.
+- with ``--lavapipe``, ireesht target "vulkan" on Mesa's CPU Vulkan driver (lmax <= 255),
+  to decide whether ``target="auto"`` should ever prefer it over the CPU target.
+
+Each row runs in its own process (idle thread pools of one library slow the next).
 
 Measure only on an otherwise idle machine: the load average is printed with each row.
 """
@@ -21,7 +23,10 @@ Measure only on an otherwise idle machine: the load average is printed with each
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -74,34 +79,44 @@ def shtns_ms(lmax: int, nthreads: int, n: int) -> tuple[float, float]:
     return (median_ms(lambda: sh.SH_to_spat(q, f), n), median_ms(lambda: sh.spat_to_SH(f, q), n))
 
 
+def measure(row: str, lmax: int, n: int) -> tuple[float, float]:
+    """One row, ``kind:args``: ireesht:TARGET:DTYPE, ducc0:DTYPE:THREADS, shtns:THREADS."""
+    kind, *args = row.split(":")
+    if kind == "ireesht":
+        return ireesht_ms(lmax, args[0], args[1], n)
+    if kind == "ducc0":
+        return ducc0_ms(lmax, args[0], int(args[1]), n)
+    return shtns_ms(lmax, int(args[0]), n)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lmax", default="127,255,511,1023")
     ap.add_argument("--calls", type=int, default=7)
     ap.add_argument("--lavapipe", action="store_true")
+    ap.add_argument("--row", help=argparse.SUPPRESS)  # one measurement, in a child process
     ns = ap.parse_args()
+    if ns.row:
+        print(json.dumps(measure(ns.row, int(ns.lmax), ns.calls)))
+        return 0
     cores = os.cpu_count()
-    try:
-        import shtns  # noqa: F401
-
-        have_shtns = True
-    except ImportError:
-        have_shtns = False
+    rows = [(f"ireesht cpu {dt} ({cores} threads)", f"ireesht:cpu:{dt}") for dt in ("float32", "float64")]
+    rows += [(f"ducc0 {dt} {t} thread(s)", f"ducc0:{dt}:{t}") for dt in ("float32", "float64")
+             for t in (1, cores)]
+    if importlib.util.find_spec("shtns"):
+        rows += [(f"SHTns float64 {t} thread(s)", f"shtns:{t}") for t in (1, cores)]
     print("| lmax | what | synth ms | analys ms | load avg |\n|---|---|---|---|---|")
     for lmax in (int(x) for x in ns.lmax.split(",")):
-        rows = [(f"ireesht cpu {dt} ({cores} threads)", lambda dt=dt: ireesht_ms(lmax, "cpu", dt, ns.calls))
-                for dt in ("float32", "float64")]
-        for dt in ("float32", "float64"):
-            rows += [(f"ducc0 {dt} {t} thread(s)", lambda dt=dt, t=t: ducc0_ms(lmax, dt, t, ns.calls))
-                     for t in (1, cores)]
-        if have_shtns:
-            rows += [(f"SHTns float64 {t} thread(s)", lambda t=t: shtns_ms(lmax, t, ns.calls))
-                     for t in (1, cores)]
-        if ns.lavapipe and lmax <= 255:
-            rows.append(("ireesht vulkan (lavapipe) float32",
-                         lambda: ireesht_ms(lmax, "vulkan", "float32", ns.calls)))
-        for name, fn in rows:
-            s, a = fn()
+        lava = [("ireesht vulkan (lavapipe) float32", "ireesht:vulkan:float32")]
+        for name, row in rows + (lava if ns.lavapipe and lmax <= 255 else []):
+            # each in its own process: thread pools left spinning by one library (OpenMP,
+            # lavapipe) would slow down the next
+            out = subprocess.run([sys.executable, __file__, "--row", row, "--lmax", str(lmax),
+                                  "--calls", str(ns.calls)], capture_output=True, text=True)
+            if out.returncode:
+                print(f"| {lmax} | {name} | failed: {out.stderr.strip().splitlines()[-1]} | | |")
+                continue
+            s, a = json.loads(out.stdout.strip().splitlines()[-1])
             print(f"| {lmax} | {name} | {s:.2f} | {a:.2f} | {os.getloadavg()[0]:.1f} |", flush=True)
     return 0
 
