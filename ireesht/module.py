@@ -199,9 +199,11 @@ def compile(
         CPU; ``info["target"]`` says which), "cuda", "vulkan", "metal" or "cpu"
     dtype : "float32" or "float64" (CUDA, CPU, Vulkan devices with shaderFloat64; MLIR and C
         kernel families)
-    kernels : kernel family: "auto" (the fastest measured for the target), "wgsl"
-    fields_per_thread : fields sharing one Legendre recurrence (1, 2 or 4): use 4 for
-        batches of many fields
+    kernels : kernel family: "auto" (the fastest measured for the target: "wgsl" on Vulkan,
+        "mlir" on CUDA and Metal, "c" on the CPU; "mlir" on Vulkan for float64), or one of
+        ``ireesht.plan.TARGET_KERNELS[target]``
+    fields_per_thread : fields sharing one Legendre recurrence on GPUs (1, 2 or 4): use 4
+        for batches of many fields (the CPU kernels always share it among 4)
     use_cache : reuse a module compiled earlier for the same plan
 
     Returns

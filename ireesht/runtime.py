@@ -133,8 +133,10 @@ def open_device(target: str, device: str | None = None):
         if not device.startswith(driver + "://"):
             raise ValueError(f"device={device!r}: expected an IREE URI of the {driver!r} "
                              f"driver, like {driver}://0")
+        name = next((d.get("name", device) for d in devices
+                     if d.get("path") and device.endswith(d["path"])), device)
         try:
-            return rt.get_device(device), device
+            return rt.get_device(device), name
         except (RuntimeError, ValueError) as e:
             raise ValueError(f"device={device!r}: {str(e).strip().splitlines()[0]}; "
                              f"devices here: {[d.get('name') for d in devices]}") from None

@@ -192,3 +192,17 @@ def test_load_picks_the_cpu_over_lavapipe_and_names_missing_drivers(every_target
         with pytest.raises(ArtifactError, match=r"modules for cuda, but this machine has "
                            r"drivers with a device: \[.*'local-task'"):
             ireesht.load(every_target, target="cuda")
+
+
+def test_load_a_file_and_a_named_device(built, vulkan):
+    from ireesht.runtime import scan_drivers
+
+    mod = ireesht.load(built / "sht_vulkan_wgsl.vmfb")
+    assert mod.plan.target == "vulkan" and mod.info["path"].endswith("sht_vulkan_wgsl.vmfb")
+    path = scan_drivers()["vulkan"][0]["path"]
+    assert ireesht.load(built, device=f"vulkan://{path}").info["device"] == vulkan
+    with pytest.raises(ValueError, match=r"device='cuda://0': expected an IREE URI of the "
+                       r"'vulkan' driver"):
+        ireesht.load(built, device="cuda://0")
+    with pytest.raises(ValueError, match=r"device='vulkan://nope'"):
+        ireesht.load(built, device="vulkan://nope")
