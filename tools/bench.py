@@ -227,22 +227,25 @@ def bench_module(path: Path, entry: dict, rng, n: int) -> dict:
 
 
 def walltime(path: Path, n: int) -> None:
-    """Per-call wall time of one saved plan, batch 1, under $IREESHT_IREE_FLAGS."""
+    """Per-call wall time of one build directory's preferred module (batch 1, float32),
+    allocating and into kept buffers, under $IREESHT_IREE_FLAGS."""
     import os
-
-    import iree.runtime as rt
 
     import ireesht
     from ireesht.cli import random_coefficients
 
     mod = ireesht.load(path)
-    p = mod.plan
+    p, s = mod.plan, mod._session
     q = random_coefficients(np.random.default_rng(), p.lmax, p.mmax, (1,)).astype(np.complex64)
-    q_dev = rt.asdevicearray(mod._session.device, q.view(np.float32).reshape(1, p.nlm, 2))
-    f_dev = mod.synth(q_dev)
-    print(f"flags={os.environ.get('IREESHT_IREE_FLAGS', '')!r} lmax={p.lmax}: synth "
-          f"{median_ms(lambda: mod.synth(q_dev), n):.3f} ms, analys "
-          f"{median_ms(lambda: mod.analys(f_dev), n):.3f} ms per call (median of {n})")
+    q_dev = s.upload(q.view(np.float32).reshape(1, p.nlm, 2))
+    f_out, q_out = s.empty((1, p.nlat, p.nphi)), s.empty((1, p.nlm, 2))
+    f_dev = mod.synth(q_dev, out=f_out)
+    print(f"{p.target} flags={os.environ.get('IREESHT_IREE_FLAGS', '')!r} lmax={p.lmax}: "
+          f"synth {median_ms(lambda: mod.synth(q_dev), n):.3f} / "
+          f"{median_ms(lambda: mod.synth(q_dev, out=f_out), n):.3f} ms, analys "
+          f"{median_ms(lambda: mod.analys(f_dev), n):.3f} / "
+          f"{median_ms(lambda: mod.analys(f_dev, out=q_out), n):.3f} ms per call "
+          f"(allocating / into kept buffers, median of {n})")
 
 
 def minimal_call_cost(root: Path, n: int) -> None:
