@@ -24,6 +24,7 @@ import hashlib
 import string
 from pathlib import Path
 
+from ireesht.pipeline import split_sections
 from ireesht.plan import STAGES, SYNTH_PAIRS_PER_THREAD, Plan, analys_fields_per_thread
 from ireesht.resources import data_dir
 
@@ -105,13 +106,6 @@ def group_variant(plan: Plan) -> str:
     return "warp" if plan.target == "cuda" else "subgroup"
 
 
-def _sections(name: str) -> dict[str, str]:
-    """The ``// variant: <key>`` sections of a kernels/mlir file."""
-    text = (kernels_dir() / name).read_text()
-    pieces = text.split("\n// variant: ")[1:]
-    return {p.split("\n", 1)[0].strip(): p.split("\n", 1)[1].rstrip("\n") for p in pieces}
-
-
 def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
     """The substitutions of each stage template (see the module doc)."""
     _, _, pipeline = executable_target(plan)
@@ -126,7 +120,8 @@ def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
         if stage == "leg_synth":
             v.update(nf=plan.fields_per_thread, kp=SYNTH_PAIRS_PER_THREAD)
         elif stage == "leg_analys":
-            group_ops = _sections("group_ops.mlir")[group_variant(plan)]
+            group_ops = split_sections((kernels_dir() / "group_ops.mlir").read_text(),
+                                       "variant")[group_variant(plan)]
             # degrees per span: the partial sums (128 span complex values) take 16 KB of
             # workgroup memory, which leaves room on 32 KB devices (lavapipe, Apple)
             span = 16 if values["ft"] == "f32" else 8

@@ -51,13 +51,17 @@ def template_values(plan: Plan) -> dict:
     )
 
 
+def split_sections(text: str, marker: str = "stage") -> dict[str, str]:
+    """The sections of a template, each starting at a ``// <marker>: <key>`` line."""
+    pieces = re.split(rf"^// {marker}: (\w+)\n", text, flags=re.M)
+    return {key: body.rstrip("\n") for key, body in zip(pieces[1::2], pieces[2::2])}
+
+
 def read_sections(name: str, values: dict) -> dict[str, str]:
     """The sections of template ``mlir/<name>``, cut at ``// stage: <key>`` lines and
     substituted with ``values``: ``{key: text}``."""
-    text = (mlir_dir() / name).read_text()
-    pieces = re.split(r"^// stage: (\w+)\n", text, flags=re.M)
-    return {key: string.Template(body).substitute(values).rstrip("\n")
-            for key, body in zip(pieces[1::2], pieces[2::2])}
+    sections = split_sections((mlir_dir() / name).read_text())
+    return {key: string.Template(body).substitute(values) for key, body in sections.items()}
 
 
 def stage_ops(values: dict, dispatch: dict[str, str], clauses: dict[str, str]) -> dict[str, str]:
