@@ -11,10 +11,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import platform
 from pathlib import Path
 
 from ireesht import __version__
+from ireesht.host import cpu_baselines
 
 MANIFEST_VERSION = 2
 MANIFEST = "manifest.json"
@@ -56,34 +56,6 @@ def iree_release(version: str | None) -> str:
 
 def cpu_arch(baseline: str) -> str:
     return "aarch64" if baseline == "aarch64" else "x86_64"
-
-
-def host_cpu_baselines() -> set[str]:
-    """The CPU baselines (``ireesht.plan.CPU_BASELINES``) this machine can execute.
-
-    x86-64-v3 needs AVX2, FMA, BMI1/2, F16C, LZCNT and MOVBE; v2 needs SSE4.2, SSSE3 and
-    POPCNT. Loading a module built for features the CPU lacks would kill the process with
-    SIGILL, so load() checks first.
-    """
-    machine = platform.machine().lower()
-    if machine in ("aarch64", "arm64"):
-        return {"aarch64"}
-    if machine not in ("x86_64", "amd64"):
-        return set()
-    try:
-        flags = set()
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("flags"):
-                flags = set(line.split(":", 1)[1].split())
-                break
-    except OSError:  # not Linux: assume the widespread v2 baseline only
-        return {"x86-64-v2"}
-    found = set()
-    if {"sse4_2", "ssse3", "popcnt"} <= flags:
-        found.add("x86-64-v2")
-        if {"avx2", "fma", "bmi1", "bmi2", "f16c", "abm", "movbe"} <= flags:
-            found.add("x86-64-v3")
-    return found
 
 
 def write(directory: str | os.PathLike, modules: list[tuple[dict, bytes, dict]],
@@ -191,7 +163,6 @@ def select(manifest: dict, target: str | None, drivers: list[str], vulkan_gpu: b
     Raises ArtifactError naming what the artifacts need and what this machine has.
     """
     from ireesht.plan import TARGET_KERNELS
-    from ireesht.runtime import DRIVERS
 
     entries = [e for e in manifest["artifacts"] if target in (None, e["target"])
                and kernels in (None, e.get("kernels"))]
@@ -199,18 +170,26 @@ def select(manifest: dict, target: str | None, drivers: list[str], vulkan_gpu: b
         have = sorted({f"{e['target']}:{e.get('kernels')}" for e in manifest["artifacts"]})
         raise ArtifactError(f"target={target!r}, kernels={kernels!r}: no such module in "
                             f"{manifest['_dir']} (it has {have})")
-    cpus = host_cpu_baselines()
-    runnable = [e for e in entries if DRIVERS.get(e["target"]) in drivers
-                and (e["target"] != "cpu" or e["plan"].get("cpu") in cpus)]
-    if not runnable:
+    found = runnable(entries, drivers)
+    if not found:
         have = ", ".join(f"{e['target']}" + (f" ({e['plan'].get('cpu')})" if e["target"] == "cpu" else "")
                          for e in entries)
         raise ArtifactError(
             f"{manifest['_dir']}: modules for {have}, but this machine has drivers with a "
-            f"device: {drivers} and CPU baselines {sorted(cpus) or 'none known'}")
+            f"device: {drivers} and CPU baselines {sorted(cpu_baselines()) or 'none known'}")
     def rank(e: dict) -> tuple:
         software = e["target"] == "vulkan" and not vulkan_gpu
         family = TARGET_KERNELS[e["target"]].index(e["kernels"]) if "kernels" in e else 0
         return (software, TARGET_PREFERENCE.index(e["target"]), family,
                 e["plan"].get("cpu") != "x86-64-v3")
-    return min(runnable, key=rank)
+    return min(found, key=rank)
+
+
+def runnable(entries: list[dict], drivers: list[str]) -> list[dict]:
+    """The manifest entries whose IREE driver has a device here (``drivers``) and, for the
+    CPU, whose baseline this CPU executes."""
+    from ireesht.runtime import DRIVERS
+
+    cpus = cpu_baselines()
+    return [e for e in entries if DRIVERS.get(e["target"]) in drivers
+            and (e["target"] != "cpu" or e["plan"].get("cpu") in cpus)]

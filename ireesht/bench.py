@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import NamedTuple
 
 import numpy as np
 
@@ -20,24 +21,42 @@ def median_ms(fn, n: int, warmup: bool = True) -> float:
     return 1e3 * float(np.median(times))
 
 
+class DeviceInputs(NamedTuple):
+    """What a timed call needs, made once: ``q`` (B, nlm) complex coefficients, ``q_host``
+    (B, nlm, 2) the same interleaved in the plan's dtype, ``q_dev`` its device copy, and the
+    kept result buffers ``f_out`` (B, nlat, nphi) and ``q_out`` (B, nlm, 2)."""
+
+    q: np.ndarray
+    q_host: np.ndarray
+    q_dev: object
+    f_out: object
+    q_out: object
+
+
+def device_inputs(mod, batch: int, rng: np.random.Generator | None = None) -> DeviceInputs:
+    """Fresh random coefficients for module ``mod`` and device buffers to time it with."""
+    from ireesht.cli import random_coefficients
+
+    p, s, real = mod.plan, mod._session, np.dtype(mod.plan.dtype)
+    rng = np.random.default_rng() if rng is None else rng
+    q = random_coefficients(rng, p.lmax, p.mmax, (batch,))
+    q_host = q.astype(np.result_type(real, np.complex64)).view(real).reshape(batch, p.nlm, 2)
+    return DeviceInputs(q, q_host, s.upload(q_host), s.empty((batch, p.nlat, p.nphi), real),
+                        s.empty((batch, p.nlm, 2), real))
+
+
 def bench_plan(lmax: int, target: str, batch: int, repeat: int, grid: str = "gauss",
                dtype: str = "float32") -> dict:
     """Time one plan on one target: synth / analys on device-resident arrays written into
     kept buffers (results stay on the device; each call waits for its result), and with
     numpy in and out. Returns the medians in ms with the device and kernel family."""
     import ireesht
-    from ireesht.cli import random_coefficients
 
     mod = ireesht.compile(lmax, grid=grid, target=target, dtype=dtype,
                           fields_per_thread=4 if batch >= 8 else 1)
-    p, session, real = mod.plan, mod._session, np.dtype(dtype)
-    q = random_coefficients(np.random.default_rng(), p.lmax, p.mmax, (batch,))
-    q_dev = session.upload(q.astype(np.result_type(real, np.complex64)).view(real)
-                           .reshape(batch, p.nlm, 2))
-    f_out = session.empty((batch, p.nlat, p.nphi), real)
-    q_out = session.empty((batch, p.nlm, 2), real)
+    q, _, q_dev, f_out, q_out = device_inputs(mod, batch)
     f_dev = mod.synth(q_dev, out=f_out)
-    f = session.to_numpy(f_dev)
+    f = mod._session.to_numpy(f_dev)
     return dict(
         kernels=mod.info["kernels"], device=mod.info["device"],
         synth_ms=median_ms(lambda: mod.synth(q_dev, out=f_out), repeat),

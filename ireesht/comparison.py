@@ -44,19 +44,14 @@ def _paths(dtype: str) -> list[tuple[str, str, dict]]:
 def _modules(lmax: int, grid: str, dtype: str, artifacts_dir: str | None):
     """(target, family, module) of every path: compiled here, or the runnable modules of
     an artifact directory (``ireesht build``)."""
-    from ireesht.module import _build, load
+    from ireesht.module import _build, load_entry
 
     if artifacts_dir is not None:
         from ireesht import artifacts
 
         manifest = artifacts.read_manifest(artifacts_dir)
-        drivers = runtime.available_drivers()
-        cpus = artifacts.host_cpu_baselines()
-        for e in manifest["artifacts"]:
-            if runtime.DRIVERS[e["target"]] in drivers and (
-                    e["target"] != "cpu" or e["plan"]["cpu"] in cpus):
-                yield e["target"], e["kernels"], load(artifacts_dir, e["target"],
-                                                      kernels=e["kernels"])
+        for e in artifacts.runnable(manifest["artifacts"], runtime.available_drivers()):
+            yield e["target"], e["kernels"], load_entry(manifest, e)
         return
     base = Plan.create(lmax, grid=grid, target="cpu", dtype=dtype)
     for target, family, overrides in _paths(dtype):

@@ -13,10 +13,10 @@ import hashlib
 import platform
 from pathlib import Path
 
-from ireesht.plan import CPU_BASELINES, Plan
+from ireesht import host
+from ireesht.plan import CPU_BASELINES, STAGES, Plan
 from ireesht.resources import data_dir
 
-STAGES = ("leg_synth", "leg_analys", "fft_synth", "fft_analys")
 HEADERS = ("sht_common.h", "sht_legendre.h", "sht_fft.h")
 LEG_FIELDS = 4  # fields per Legendre work item (NFMAX of leg_*.c)
 # dtype -> (object name infix, clang flags): the same sources build both
@@ -41,9 +41,7 @@ def source_digest(stage: str, directory: Path | None = None) -> str:
 def host_baseline() -> str:
     """The best of ``CPU_BASELINES`` this machine executes: aarch64, x86-64-v3 (AVX2, FMA,
     BMI, ...) or x86-64-v2."""
-    from ireesht.artifacts import host_cpu_baselines
-
-    found = host_cpu_baselines()
+    found = host.cpu_baselines()
     for base in ("aarch64", "x86-64-v3", "x86-64-v2"):
         if base in found:
             return base
@@ -205,15 +203,5 @@ def digest(plan: Plan) -> str:
     for name in sorted(kernel_objects(plan).values()):
         h.update((kernels_dir() / name).read_bytes())
     if plan.cpu == "host":
-        h.update(_host_cpu_id().encode())
+        h.update(host.cpu_id().encode())
     return h.hexdigest()
-
-
-def _host_cpu_id() -> str:
-    """This CPU's model and feature flags (/proc/cpuinfo), or the platform's description."""
-    try:
-        lines = Path("/proc/cpuinfo").read_text().splitlines()
-    except OSError:
-        return f"{platform.machine()} {platform.processor()}"
-    keep = ("model name", "flags", "Features", "CPU implementer", "CPU part")
-    return "\n".join(sorted({line for line in lines if line.split(":")[0].strip() in keep}))

@@ -5,13 +5,14 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
+import platform
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ireesht import __version__, artifacts
+from ireesht import __version__, artifacts, host
 from ireesht import runtime as rtmod
 from ireesht.plan import (ANALYS_TABLES, CPU_BASELINES, SYNTH_TABLES, TARGETS, Plan,
                           analys_fields_per_thread)
@@ -276,6 +277,12 @@ def load(path: str | os.PathLike, target: str | None = None, device: str | None 
     found = rtmod.scan_drivers()
     drivers = [d for d, devs in found.items() if isinstance(devs, list) and devs]
     entry = artifacts.select(manifest, target, drivers, rtmod.has_vulkan_gpu(found), kernels)
+    return load_entry(manifest, entry, device)
+
+
+def load_entry(manifest: dict, entry: dict, device: str | None = None) -> Module:
+    """Load one module of a manifest (``ireesht.artifacts.read_manifest``) after checking
+    its bytes and IREE release (``ireesht.artifacts.verified_bytes``)."""
     vmfb = artifacts.verified_bytes(manifest, entry)
     plan = Plan(**entry["plan"])
     info = {"target": plan.target, "module": "loaded",
@@ -332,7 +339,9 @@ def build(
 def _arch(plan: Plan) -> dict:
     """What a module needs from the machine, for the manifest."""
     if plan.target == "cpu":
-        return {"cpu_baseline": plan.cpu, "cpu_arch": artifacts.cpu_arch(plan.cpu)
-                if plan.cpu != "host" else artifacts.platform.machine()}
+        if plan.cpu == "host":  # this CPU's own features: it loads only on the same CPU
+            return {"cpu_baseline": "host", "cpu_arch": platform.machine(),
+                    "cpu_id": host.cpu_id()}
+        return {"cpu_baseline": plan.cpu, "cpu_arch": artifacts.cpu_arch(plan.cpu)}
     return {"gpu_arch": {"vulkan": "SPIR-V 1.3, Vulkan 1.1 (subgroup arithmetic optional)",
                          "cuda": "PTX, sm_80 and newer", "metal": "MSL source (Apple GPUs)"}[plan.target]}

@@ -11,6 +11,8 @@ import numpy as np
 
 import iree.runtime as rt
 
+from ireesht import host
+
 # IREE driver used for each ireesht target
 DRIVERS = {"vulkan": "vulkan", "cuda": "cuda", "metal": "metal", "cpu": "local-task"}
 
@@ -45,9 +47,7 @@ def describe_device(driver: str, device: dict) -> dict[str, str]:
     if driver == "metal":
         return {"fp64": "no", "subgroup arithmetic": "yes (SIMD-group 32)"}
     if driver in ("local-task", "local-sync"):
-        from ireesht.artifacts import host_cpu_baselines
-
-        return {"fp64": "yes", "cpu baselines": ",".join(sorted(host_cpu_baselines())) or "?"}
+        return {"fp64": "yes", "cpu baselines": ",".join(sorted(host.cpu_baselines())) or "?"}
     return {}
 
 
@@ -62,21 +62,6 @@ SOFTWARE_DEVICES = ("llvmpipe", "lavapipe", "swiftshader")
 def is_software(name: str) -> bool:
     """Whether a Vulkan device is a CPU emulation (Mesa's lavapipe, SwiftShader)."""
     return any(s in name.lower() for s in SOFTWARE_DEVICES)
-
-
-def cpu_name() -> str:
-    """The host CPU's model name and core count (the ``local-task`` device has no name)."""
-    import platform
-
-    model = platform.processor() or platform.machine()
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{model} ({os.cpu_count()} threads)"
 
 
 def auto_target(found: dict | None = None) -> str:
@@ -141,7 +126,7 @@ def open_device(target: str, device: str | None = None):
             raise ValueError(f"device={device!r}: {str(e).strip().splitlines()[0]}; "
                              f"devices here: {[d.get('name') for d in devices]}") from None
     if driver == "local-task":
-        return rt.get_device(driver), cpu_name()
+        return rt.get_device(driver), host.cpu_name()
     best = min(range(len(devices)), key=lambda i: is_software(devices[i].get("name", "")))
     chosen = devices[best]
     uri = f"{driver}://{chosen['path']}" if best and chosen.get("path") else driver

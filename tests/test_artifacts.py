@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import ireesht
-from ireesht import artifacts
+from ireesht import artifacts, host
 from ireesht.artifacts import ArtifactError
 from ireesht.cli import main, random_coefficients
 
@@ -101,7 +101,7 @@ def test_select_refuses_modules_this_machine_cannot_run():
         artifacts.select(manifest, None, ["local-task"], vulkan_gpu=False)
     # with a CUDA device, CUDA is preferred; a software Vulkan ranks after the CPU
     vk = {"target": "vulkan", "plan": {}, "file": "sht_vulkan_wgsl.vmfb"}
-    cpu_ok = {"target": "cpu", "plan": {"cpu": next(iter(artifacts.host_cpu_baselines()))}}
+    cpu_ok = {"target": "cpu", "plan": {"cpu": next(iter(host.cpu_baselines()))}}
     both = {"_dir": "d", "artifacts": [vk, cpu_ok, entry]}
     assert artifacts.select(both, None, ["cuda", "vulkan", "local-task"], True) is entry
     assert artifacts.select(both, None, ["vulkan", "local-task"], False) is cpu_ok
@@ -180,7 +180,7 @@ def test_build_for_every_target(every_target):
 
 
 def test_load_picks_the_cpu_over_lavapipe_and_names_missing_drivers(every_target, rng):
-    here = artifacts.host_cpu_baselines()
+    here = host.cpu_baselines()
     if "x86-64-v3" not in here:
         pytest.skip(f"this CPU runs {sorted(here)}, not the x86-64-v3 module")
     mod = ireesht.load(every_target)  # no GPU here: a software Vulkan ranks below the CPU

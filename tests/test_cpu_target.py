@@ -19,7 +19,7 @@ import pytest
 
 import ireesht
 from ireesht import kernels_c, reference
-from ireesht.artifacts import host_cpu_baselines
+from ireesht.host import cpu_baselines
 from ireesht.cli import random_coefficients, rel_l2
 from ireesht.plan import CPU_BASELINES, DTYPES, Plan
 
@@ -101,7 +101,7 @@ def test_every_cpu_baseline_compiles(rng, cpu, dtype):
     vmfb = pipeline.compile_plan(plan)
     arch = "arm_64" if cpu == "aarch64" else "x86_64"
     assert f"embedded-elf-{arch}".encode() in vmfb
-    if cpu in host_cpu_baselines():
+    if cpu in cpu_baselines():
         check_plan(Module(vmfb, plan, {}), rng)
 
 
@@ -109,7 +109,7 @@ def test_every_cpu_baseline_compiles(rng, cpu, dtype):
                                          ({"x86-64-v2"}, "x86-64-v2"), ({"aarch64"}, "aarch64"),
                                          (set(), None)])
 def test_host_baseline_is_the_best_this_cpu_runs(monkeypatch, found, best):
-    monkeypatch.setattr("ireesht.artifacts.host_cpu_baselines", lambda: found)
+    monkeypatch.setattr("ireesht.host.cpu_baselines", lambda: found)
     if best is None:
         with pytest.raises(RuntimeError, match="no kernel objects for this"):
             kernels_c.host_baseline()

@@ -41,7 +41,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ireesht.bench import median_ms  # noqa: E402
+from ireesht.bench import device_inputs, median_ms  # noqa: E402
 
 H200_FMA_PER_S = 33.5e12
 BATCHES = {1: 1, 16: 4}  # batch -> fields_per_thread
@@ -191,17 +191,13 @@ def bench_module(path: Path, entry: dict, rng, n: int) -> dict:
     of each stage, errors against the reference, for one module of a build directory."""
     import ireesht
     from ireesht import reference
-    from ireesht.cli import random_coefficients, rel_l2
+    from ireesht.cli import rel_l2
     from ireesht.plan import ANALYS_TABLES, SYNTH_TABLES
 
     mod = ireesht.load(path, entry["target"], kernels=entry["kernels"])
     p, s = mod.plan, mod._session
-    real = np.dtype(p.dtype)
     batch = int(path.name.split("_")[1][1:])
-    q = random_coefficients(rng, p.lmax, p.mmax, (batch,))
-    q_host = q.astype(np.result_type(real, np.complex64)).view(real).reshape(batch, p.nlm, 2)
-    q_dev = s.upload(q_host)
-    f_out, q_out = s.empty((batch, p.nlat, p.nphi), real), s.empty((batch, p.nlm, 2), real)
+    q, q_host, q_dev, f_out, q_out = device_inputs(mod, batch, rng)
     f_dev = mod.synth(q_dev, out=f_out)
     f = s.to_numpy(f_dev)
     q2 = s.to_numpy(mod.analys(f_dev, out=q_out))
@@ -232,13 +228,10 @@ def walltime(path: Path, n: int) -> None:
     import os
 
     import ireesht
-    from ireesht.cli import random_coefficients
 
     mod = ireesht.load(path)
-    p, s = mod.plan, mod._session
-    q = random_coefficients(np.random.default_rng(), p.lmax, p.mmax, (1,)).astype(np.complex64)
-    q_dev = s.upload(q.view(np.float32).reshape(1, p.nlm, 2))
-    f_out, q_out = s.empty((1, p.nlat, p.nphi)), s.empty((1, p.nlm, 2))
+    p = mod.plan
+    _, _, q_dev, f_out, q_out = device_inputs(mod, 1)
     f_dev = mod.synth(q_dev, out=f_out)
     print(f"{p.target} flags={os.environ.get('IREESHT_IREE_FLAGS', '')!r} lmax={p.lmax}: "
           f"synth {median_ms(lambda: mod.synth(q_dev), n):.3f} / "

@@ -37,18 +37,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("OMP_PROC_BIND", "true")
 os.environ.setdefault("OMP_PLACES", "cores")
 
-from ireesht.bench import median_ms  # noqa: E402
+from ireesht.bench import device_inputs, median_ms  # noqa: E402
 
 
 def ireesht_ms(lmax: int, target: str, dtype: str, n: int) -> tuple[float, float]:
     import ireesht
-    from ireesht.cli import random_coefficients
 
     mod = ireesht.compile(lmax, target=target, dtype=dtype)
-    p, s, real = mod.plan, mod._session, np.dtype(dtype)
-    q = random_coefficients(np.random.default_rng(), lmax, lmax, (1,))
-    q_dev = s.upload(q.astype(np.result_type(real, np.complex64)).view(real).reshape(1, p.nlm, 2))
-    f_out, q_out = s.empty((1, p.nlat, p.nphi), real), s.empty((1, p.nlm, 2), real)
+    _, _, q_dev, f_out, q_out = device_inputs(mod, 1)
     f_dev = mod.synth(q_dev, out=f_out)
     return (median_ms(lambda: mod.synth(q_dev, out=f_out), n),
             median_ms(lambda: mod.analys(f_dev, out=q_out), n))

@@ -33,25 +33,21 @@ H200_FMA_PER_S = {"float32": 33.5e12, "float64": 16.75e12}
 def launch(root: Path) -> None:
     import ireesht
     from ireesht import artifacts
-    from ireesht.cli import random_coefficients
+    from ireesht.bench import device_inputs
 
     order = []
     for path in sorted(root.glob("l*_b*_*")):
         entries = [e for e in artifacts.read_manifest(path)["artifacts"] if e["target"] == "cuda"]
         for entry in entries:
             mod = ireesht.load(path, "cuda", kernels=entry["kernels"])
-            p, s = mod.plan, mod._session
-            real = np.dtype(p.dtype)
+            p = mod.plan
             batch = int(path.name.split("_")[1][1:])
-            q = random_coefficients(np.random.default_rng(), p.lmax, p.mmax, (batch,))
-            q_dev = s.upload(q.astype(np.result_type(real, np.complex64)).view(real)
-                             .reshape(batch, p.nlm, 2))
-            f_out, q_out = s.empty((batch, p.nlat, p.nphi), real), s.empty((batch, p.nlm, 2), real)
+            _, _, q_dev, f_out, q_out = device_inputs(mod, batch)
             for _ in range(1 + CALLS):
                 mod.synth(q_dev, out=f_out)
             for _ in range(1 + CALLS):
                 mod.analys(f_out, out=q_out)
-            s.to_numpy(q_out)  # waits for the last call
+            mod._session.to_numpy(q_out)  # waits for the last call
             order.append(dict(dir=path.name, lmax=p.lmax, batch=batch, dtype=p.dtype))
     json.dump(order, sys.stdout)
 
