@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 
 from ireesht import __version__
-from ireesht.host import cpu_baselines
+from ireesht.host import cpu_baselines, cpu_id
 
 MANIFEST_VERSION = 2
 MANIFEST = "manifest.json"
@@ -187,9 +187,16 @@ def select(manifest: dict, target: str | None, drivers: list[str], vulkan_gpu: b
 
 def runnable(entries: list[dict], drivers: list[str]) -> list[dict]:
     """The manifest entries whose IREE driver has a device here (``drivers``) and, for the
-    CPU, whose baseline this CPU executes."""
+    CPU, whose baseline this CPU executes (a module built for its host's own features,
+    ``Module.save`` of a ``cpu="host"`` plan, only on that same CPU)."""
     from ireesht.runtime import DRIVERS
 
     cpus = cpu_baselines()
+
+    def cpu_ok(e: dict) -> bool:
+        if e["plan"].get("cpu") == "host":
+            return e.get("cpu_id") == cpu_id()
+        return e["plan"].get("cpu") in cpus
+
     return [e for e in entries if DRIVERS.get(e["target"]) in drivers
-            and (e["target"] != "cpu" or e["plan"].get("cpu") in cpus)]
+            and (e["target"] != "cpu" or cpu_ok(e))]

@@ -206,3 +206,15 @@ def test_load_a_file_and_a_named_device(built, vulkan):
         ireesht.load(built, device="cuda://0")
     with pytest.raises(ValueError, match=r"device='vulkan://nope'"):
         ireesht.load(built, device="vulkan://nope")
+
+
+def test_saved_host_cpu_module_loads_on_this_cpu_only(tmp_path, rng):
+    mod = ireesht.compile(5, target="cpu")
+    saved = mod.save(tmp_path / "h")
+    q = random_coefficients(rng, 5, 5)
+    np.testing.assert_array_equal(ireesht.load(saved).synth(q), mod.synth(q))
+    m = json.loads((saved / "manifest.json").read_text())
+    m["artifacts"][0]["cpu_id"] = "another CPU"
+    (saved / "manifest.json").write_text(json.dumps(m))
+    with pytest.raises(ArtifactError, match=r"modules for cpu \(host\), but this machine"):
+        ireesht.load(saved)
