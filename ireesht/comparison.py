@@ -33,7 +33,7 @@ def _paths(dtype: str) -> list[tuple[str, str, dict]]:
         for family in families:
             if dtype == "float64" and (family not in FLOAT64_KERNELS or target == "metal"):
                 continue
-            if family in ("wgsl", "mlir"):  # GPU families: both analysis reductions
+            if family == "wgsl":  # both analysis reductions
                 found.append((target, family, {"subgroups": True}))
                 found.append((target, family, {"subgroups": False}))
             else:

@@ -140,7 +140,7 @@ def parts(plan: Plan, values: dict) -> dict[str, str]:
     objs = kernel_objects(plan)
     arch = "arm_64" if baseline(plan) == "aarch64" else "x86_64"
     tables = {
-        "xtab": f"{v['npairs']}x4", "powtab": f"{v['npow']}x4", "mseed": f"{v['mc']}x2",
+        "xtab": f"{v['npairs']}x4", "powtab": f"{v['npow']}x4", "mseed": f"{v['mc']}x4",
         "coef": f"{v['nlm']}x4", "stab": f"{v['nlm']}", "wtab": f"{v['npairs']}",
         "twiddle": f"{v['nphi']}x2",
     }

@@ -13,8 +13,8 @@ Placeholders of the stage files, besides ``ireesht.pipeline.template_values``:
 bit layout of ``ft`` (``exp_bias``, ``mant_bits``, ``exp_mask``, ``frexp_keep``,
 ``half_bits``, ``frexp_off``); the Legendre stages also take ``nf`` (fields per thread),
 ``kp`` (latitude pairs per thread), ``legendre_core`` (``legendre_core.mlir``) and, for
-analysis, ``span`` (degrees per span), ``part`` (its partial sums) and ``group_ops`` (a
-section of ``group_ops.mlir``: how a group of threads sums); the Fourier stages take
+analysis, ``span`` (degrees per span), ``part`` (its rows of per-thread sums),
+``row_stride`` and ``contribute`` (the unrolled body that writes them); the Fourier stages take
 ``fft_core`` (``fft_core.mlir``, the FFT passes, in the stage's direction).
 """
 
@@ -24,11 +24,14 @@ import hashlib
 import string
 from pathlib import Path
 
-from ireesht.pipeline import split_sections
-from ireesht.plan import STAGES, SYNTH_PAIRS_PER_THREAD, Plan, analys_fields_per_thread
+from ireesht.plan import STAGES, Plan, analys_fields_per_thread
 from ireesht.resources import data_dir
 
-ANALYS_PAIRS_PER_THREAD = 4  # KP of leg_analys.mlir
+# A leg_synth thread holds its (pair, field) products in vector<4> slots: kp pairs x nf
+# fields; a leg_analys thread has four pairs and nf fields, in vector<4 nf>.
+SLOTS = 4
+ANALYS_PAIRS = 4
+SYNTH_WG = 64  # threads of a leg_synth.mlir workgroup
 # The direction s of fft_core.mlir's FFT, exp(s 2 pi i k t / n): its sign, and the arith ops
 # that add and subtract s times a term.
 FFT_DIRECTIONS = {"fft_synth": dict(sign="+", plus_s="addf", minus_s="subf"),
@@ -66,8 +69,8 @@ def executable_target(plan: Plan) -> tuple[str, str, str]:
     """``(device, #hal.executable.target<...>, pipeline)`` for the plan's target.
 
     Vulkan gets a generic SPIR-V 1.3 target that any Vulkan 1.1 device runs (lavapipe, NVIDIA,
-    ...), with subgroup arithmetic only when the plan uses subgroups and 64-bit types only
-    for float64 plans; CUDA gets sm_80 (JIT-
+    ...), without subgroup operations (the kernels use none) and with 64-bit types only for
+    float64 plans; CUDA gets sm_80 (JIT-
     compiled on newer GPUs; ``--iree-cuda-target=sm_90`` breaks IREE 3.13 codegen); Metal an
     Apple GPU with 32-wide SIMD groups.
     """
@@ -89,7 +92,7 @@ def executable_target(plan: Plan) -> tuple[str, str, str]:
         f64 = plan.dtype == "float64"
         wgp = _WGP.format(compute="fp64|fp32|int64|int32" if f64 else "fp32|int32",
                           storage="b64|b32" if f64 else "b32",
-                          subgroup="shuffle|arithmetic" if plan.subgroups else "none",
+                          subgroup="none",
                           sg=32, maxwg=128, smem=32768)
         info = f'arch = "", features = "spirv:v1.3,cap:Shader", {wgp}'
         return ("vulkan", f'#hal.executable.target<"vulkan-spirv", "vulkan-spirv-fb", '
@@ -97,13 +100,49 @@ def executable_target(plan: Plan) -> tuple[str, str, str]:
     raise ValueError(f"target={plan.target!r}: the mlir kernels build for cuda, metal, vulkan")
 
 
-def group_variant(plan: Plan) -> str:
-    """The section of group_ops.mlir the analysis kernel sums with: ``subgroup`` (SPIR-V
-    subgroup arithmetic), ``warp`` (CUDA: xor shuffles over the 32 lanes) or ``thread``
-    (no subgroups: every thread is its own group, summed in the workgroup tree)."""
-    if not plan.subgroups:
-        return "thread"
-    return "warp" if plan.target == "cuda" else "subgroup"
+def _expand(n: int, slots: int, ft: str, of_pair: bool) -> str:
+    """Body of ``@expand_v`` (``of_pair``: slot s takes value s // (slots/n)) or
+    ``@expand_f`` (slot s takes value s % n) of legendre_core.mlir: vector<n> to
+    vector<slots>."""
+    lines = [f"          %e{i} = vector.extract %v[{i}] : {ft} from vector<{n}x{ft}>"
+             for i in range(n)]
+    pick = [s // (slots // n) if of_pair else s % n for s in range(slots)]
+    lines.append(f"          %r = vector.from_elements {', '.join(f'%e{i}' for i in pick)} "
+                 f": vector<{slots}x{ft}>")
+    lines.append(f"          return %r : vector<{slots}x{ft}>")
+    return "\n".join(lines)
+
+
+def _contribute(kp: int, nf: int, ft: str, part: int) -> str:
+    """Body of leg_analys.mlir's ``@contribute``, unrolled: for each field f and part c
+    (re, im), sum_i v[i] g_c[i nf + f] as an fma chain, stored at %base + (2 f + c) 129."""
+    slots = kp * nf
+    lines = [f"          %v{i} = vector.extract %v[{i}] : {ft} from vector<{kp}x{ft}>" for i in range(kp)]
+    for c, g in enumerate(("gre", "gim")):
+        for f in range(nf):
+            for i in range(kp):
+                lines.append(f"          %{g}{i}_{f} = vector.extract %{g}[{i * nf + f}] : {ft} "
+                             f"from vector<{slots}x{ft}>")
+            acc = f"%{g}s0_{f}"
+            lines.append(f"          {acc} = arith.mulf %v0, %{g}0_{f} : {ft}")
+            for i in range(1, kp):
+                lines.append(f"          %{g}s{i}_{f} = math.fma %v{i}, %{g}{i}_{f}, {acc} : {ft}")
+                acc = f"%{g}s{i}_{f}"
+            lines.append(f"          %{g}o_{f} = arith.constant {(2 * f + c) * 129} : index")
+            lines.append(f"          %{g}i_{f} = arith.addi %base, %{g}o_{f} : index")
+            lines.append(f"          memref.store {acc}, %part[%{g}i_{f}] : memref<{part}x{ft}, "
+                         f"#gpu.address_space<workgroup>>")
+    return "\n".join(lines)
+
+
+def legendre_values(plan: Plan, nf: int, kp: int, ft: str) -> dict:
+    """The Legendre stages' substitutions for nf fields and kp pairs per thread: the
+    (pair, field) slots, their expansions, and ``pin``, the predicate of the "y is not NaN"
+    guard of legendre_core.mlir (``ord`` on SPIR-V drivers, which re-fuse fma; ``true``,
+    folded away, on CUDA, whose LLVM keeps fma as written)."""
+    slots = kp * nf
+    return dict(nf=nf, kp=kp, slots=slots, pin="true" if plan.target == "cuda" else "ord",
+                expand_v=_expand(kp, slots, ft, True), expand_f=_expand(nf, slots, ft, False))
 
 
 def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
@@ -118,16 +157,24 @@ def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
     for stage in STAGES:
         v = {**common, "exe": stage}
         if stage == "leg_synth":
-            v.update(nf=plan.fields_per_thread, kp=SYNTH_PAIRS_PER_THREAD)
+            # slots of four (pair, field) products: nf = 4 takes one pair per thread
+            nf = plan.fields_per_thread
+            v.update(legendre_values(plan, nf, SLOTS // nf, values["ft"]))
+            v["synth_gx"] = -(-plan.npairs // (SYNTH_WG * v["kp"]))
         elif stage == "leg_analys":
-            group_ops = split_sections((kernels_dir() / "group_ops.mlir").read_text(),
-                                       "variant")[group_variant(plan)]
-            # degrees per span: the partial sums (128 span complex values) take 16 KB of
-            # workgroup memory, which leaves room on 32 KB devices (lavapipe, Apple)
-            span = 16 if values["ft"] == "f32" else 8
-            v.update(nf=analys_fields_per_thread(plan), kp=ANALYS_PAIRS_PER_THREAD,
-                     span=span, part=128 * span,
-                     group_ops=string.Template(group_ops).substitute(v))
+            # four pairs per thread whatever nf: a thread's sum over its pairs comes before
+            # any traffic through workgroup memory
+            v.update(legendre_values(plan, analys_fields_per_thread(plan), ANALYS_PAIRS, values["ft"]))
+            # degrees per span: a span's rows (span nf (re, im) rows of 129 values) take
+            # at most 16.5 KB of workgroup memory on SPIR-V (room on 32 KB devices: lavapipe,
+            # Apple), 48 KB on CUDA (the static limit), and the span 16 degrees at most
+            limit = 48 * 1024 if plan.target == "cuda" else 16896
+            row = v["nf"] * 2 * 129  # values per degree
+            span = 16
+            while span * row * (4 if values["ft"] == "f32" else 8) > limit:
+                span //= 2
+            v.update(span=span, part=span * row, row_stride=row,
+                     contribute=_contribute(v["kp"], v["nf"], values["ft"], span * row))
         if "kp" in v:
             v["legendre_core"] = string.Template(core).substitute(v)
         if stage in FFT_DIRECTIONS:

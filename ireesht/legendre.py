@@ -44,7 +44,13 @@ exponent counter ``k <= 0``:
 
 Nothing ever leaves the normal float32 range, for any lmax up to 2^nbits - 1 (16383 with
 14 bits). :func:`scaled_legendre` evaluates this exact scheme in numpy, at float32 or
-float64, so it can be checked against the independent float64 reference.
+float64, so it can be checked against the independent float64 reference. (The MLIR
+kernels check the rescaling every 8 degrees instead of every degree, and add the values of
+``k = -1`` with their true size, ``2^-SCALE_BITS y``, below ``2^(THRESHOLD_BITS -
+SCALE_BITS)``: the same sums to float32 rounding.)
+
+Work the kernels may skip: for each order m, the latitude pairs next to the pole whose
+values stay below the counting threshold for every l (:func:`polar_rows`, in ``mseed``).
 """
 
 from __future__ import annotations
@@ -61,7 +67,9 @@ def recurrence_tables(lmax: int, mmax: int) -> tuple[np.ndarray, np.ndarray]:
     Returns
     -------
     coef : (nlm, 4) float64, rows ``(A, B, C, E)`` of entry (l, m) in the packed m-major
-        layout; exact in float32 for l <= 4097; 0 for the seeds (l = m)
+        layout; exact in float32 for l <= 4097; ``(0, 1, 0, 1)`` for the seeds (l = m): a
+        step from the state ``(y_{m-1}, y_{m-2} or d_{m-1}) = (0, seed)`` with that row
+        gives ``y_m = seed`` in either form, so a kernel may step at l = m too
     scale : (nlm,) float64, ``S_lm`` (1 for l = m)
     """
     parts = [order_tables(lmax, m) for m in range(mmax + 1)]
@@ -71,6 +79,7 @@ def recurrence_tables(lmax: int, mmax: int) -> tuple[np.ndarray, np.ndarray]:
 def order_tables(lmax: int, m: int) -> tuple[np.ndarray, np.ndarray]:
     """``recurrence_tables`` for one order m: ``(lmax+1-m, 4)`` and ``(lmax+1-m,)``, l = m.."""
     coef = np.zeros((lmax + 1 - m, 4))
+    coef[0] = (0.0, 1.0, 0.0, 1.0)
     scale = np.ones(lmax + 1 - m)
     l = np.arange(m + 1, lmax + 1, dtype=np.float64)
     if l.size == 0:
@@ -232,4 +241,53 @@ def scaled_legendre(
         y1 = np.where(rescale, y1 * shrink, y1).astype(dt)
         k = k + rescale
         out[i] = np.where(k == 0, y1, 0.0) * scale[i]
+    return out
+
+
+def polar_rows(lmax: int, mmax: int, cost: np.ndarray, sint: np.ndarray, dtype: type) -> np.ndarray:
+    """For each order m, how many of the latitude pairs next to the pole contribute nothing.
+
+    Pair p (``cost[p]``, ``sint[p]``, ordered from the pole to the equator) contributes
+    nothing to order m when ``|P_lm| < 2^(T - S - 8)`` for every l <= lmax: far below the
+    value (``2^(T - S)``) at which the kernels' recurrence starts to count, so the kernels
+    may skip the pair for that m with the same result. Such rows lie where
+    ``l (l + 1) sin^2 theta < m^2`` for every l <= lmax (there P_lm grows with l), so the
+    largest is ``P_lmax,m``; it comes from the recurrence in m at l = lmax, downwards from
+    ``P_lmax,lmax = c_lmax sin^lmax``, which is stable there (the values grow).
+
+    Returns
+    -------
+    (mmax+1,) int64: for each m, the number of leading pairs to skip.
+    """
+    L = lmax
+    drop = THRESHOLD_BITS - SCALE_BITS - 8 if np.dtype(dtype) == np.float32 else 128 - 256 - 8
+    cost = np.asarray(cost, dtype=np.float64)
+    sint = np.asarray(sint, dtype=np.float64)
+    # a pole row (sin = 0) has P_lm = 0 for m > 0; the recurrence runs on the others
+    pole = sint <= 0
+    cost, sint = cost[~pole], sint[~pole]
+    ls = np.log2(sint)
+    cot = cost / sint
+    # P_L^m = mant * 2^e, carried from m = L down, with P_L^(m+1) in the same scale
+    e = np.log2(abs(seed_constants(L)[L])) + L * ls
+    big = np.floor(e)
+    e = e - big
+    hi = np.full(cost.size, 2.0**e)  # P_L^m / 2^big
+    lo = np.zeros(cost.size)  # P_L^(m+1) / 2^big
+    out = np.zeros(mmax + 1, dtype=np.int64)
+    evanescent_l = np.sqrt(L * (L + 1.0)) * sint
+    for m in range(L, -1, -1):
+        if m <= mmax:
+            log2p = big + np.log2(np.maximum(np.abs(hi), np.finfo(np.float64).tiny))
+            dead = np.full(pole.size, m > 0)
+            dead[~pole] = (log2p < drop) & (evanescent_l < m)
+            out[m] = np.argmin(dead) if not dead.all() else dead.size
+        if m == 0:
+            break
+        # P^(m-1) = -(2 m cot P^m + sqrt((L+m+1)(L-m)) P^(m+1)) / sqrt((L+m)(L-m+1))
+        nxt = -(2.0 * m * cot * hi + np.sqrt((L + m + 1.0) * (L - m)) * lo) / np.sqrt((L + m) * (L - m + 1.0))
+        fr, ex = np.frexp(nxt)
+        lo = np.ldexp(hi, -ex)
+        hi = fr
+        big = big + ex
     return out

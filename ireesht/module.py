@@ -159,7 +159,8 @@ def _variants(plan: Plan) -> dict:
     return {
         "fields_per_thread": plan.fields_per_thread,
         "analysis_fields_per_thread": analys_fields_per_thread(plan),
-        "analysis_reduction": "subgroup" if plan.subgroups else "workgroup tree",
+        "analysis_reduction": ("workgroup rows" if plan.kernels == "mlir"
+                               else "subgroup" if plan.subgroups else "workgroup tree"),
     }
 
 
@@ -200,9 +201,9 @@ def compile(
         CPU; ``info["target"]`` says which), "cuda", "vulkan", "metal" or "cpu"
     dtype : "float32" or "float64" (CUDA, CPU, Vulkan devices with shaderFloat64; MLIR and C
         kernel families)
-    kernels : kernel family: "auto" (the fastest measured for the target: "wgsl" on Vulkan,
-        "mlir" on CUDA and Metal, "c" on the CPU; "mlir" on Vulkan for float64), or one of
-        ``ireesht.plan.TARGET_KERNELS[target]``
+    kernels : kernel family: "auto" (the fastest measured for the target: "mlir" on Vulkan,
+        CUDA and Metal, "c" on the CPU), or one of ``ireesht.plan.TARGET_KERNELS[target]``
+        ("wgsl" on Vulkan too)
     fields_per_thread : fields sharing one Legendre recurrence on GPUs (1, 2 or 4): use 4
         for batches of many fields (the CPU kernels always share it among 4)
     use_cache : reuse a module compiled earlier for the same plan
@@ -217,8 +218,8 @@ def compile(
     try:
         return _build(plan, use_cache)
     except rtmod.ExecutableLoadError:
-        # subgroup arithmetic is the optional device feature of the float32 kernels
-        if plan.subgroups:
+        # subgroup arithmetic is the optional device feature of the WGSL kernels
+        if plan.subgroups and plan.kernels == "wgsl":
             try:
                 return _build(Plan(**{**plan.as_dict(), "subgroups": False}), use_cache)
             except rtmod.ExecutableLoadError:

@@ -19,7 +19,7 @@ DTYPES = ("float32", "float64")
 # kernel families with float64 kernels; Metal GPUs have no float64 at all
 FLOAT64_KERNELS = ("mlir", "c")
 # kernel families each target can run, the first being the default of kernels="auto"
-TARGET_KERNELS = {"vulkan": ("wgsl", "mlir"), "cuda": ("mlir",), "metal": ("mlir",), "cpu": ("c",)}
+TARGET_KERNELS = {"vulkan": ("mlir", "wgsl"), "cuda": ("mlir",), "metal": ("mlir",), "cpu": ("c",)}
 TARGETS = tuple(TARGET_KERNELS)
 CPU_BASELINES = ("x86-64-v2", "x86-64-v3", "aarch64")
 FIELDS_PER_THREAD = (1, 2, 4)
@@ -48,7 +48,8 @@ class Plan:
     kernels : kernel family, one of ``TARGET_KERNELS[target]``
     fields_per_thread : fields that share one recurrence in the Legendre kernels (1, 2, 4):
         larger is faster for batches, slower for single fields
-    subgroups : whether the analysis kernel sums with subgroup operations
+    subgroups : whether the analysis kernel sums with subgroup operations (WGSL family; the
+        MLIR family sums in workgroup memory, with or without)
     cpu : for target "cpu", the instruction set the module is built for: "host" (this
         machine's, for modules compiled where they run) or a portable baseline of
         ``CPU_BASELINES`` (saved artifacts)
@@ -149,7 +150,8 @@ class Plan:
         Returns
         -------
         dict with ``xtab (npairs, 4)`` (x and t = 1 - x as hi + lo pairs), ``powtab
-        (npairs*nbits, 4)``, ``mseed (mc, 2)``, ``coef (nlm, 4)`` (A, B, C, E), ``stab (nlm,)``,
+        (npairs*nbits, 4)``, ``mseed (mc, 4)`` (c_m as hi + lo, the pairs next to the pole that order m
+        may skip (``legendre.polar_rows``), 0), ``coef (nlm, 4)`` (A, B, C, E), ``stab (nlm,)``,
         ``wtab (npairs,)``, ``twiddle (nphi, 2)``; all computed in float64 and rounded once
         (values that need more than float32 come as hi + lo pairs; in float64 the lo parts
         are 0).
@@ -165,7 +167,10 @@ class Plan:
         powtab = np.zeros((p, self.nbits, 4), dt)
         powtab[..., 0], powtab[..., 1] = legendre.split(mant, dt)
         powtab[..., 2] = exp  # exact in float32: |exp| < 2^24
-        mseed = np.stack(legendre.split(legendre.seed_constants(self.mmax), dt), axis=-1)
+        mseed = np.zeros((self.mc, 4), dt)
+        mseed[:, 0], mseed[:, 1] = legendre.split(legendre.seed_constants(self.mmax), dt)
+        # exact in float32: < 2^24
+        mseed[:, 2] = legendre.polar_rows(self.lmax, self.mmax, g.cost[:p], g.sint[:p], dt)
         coef, stab = legendre.recurrence_tables(self.lmax, self.mmax)
         # the 2 pi / nphi of the longitude quadrature is folded into the weights
         wtab = (g.weights[:p] * (2 * np.pi / self.nphi)).astype(dt)
@@ -183,6 +188,10 @@ class Plan:
 
 
 def analys_fields_per_thread(plan: Plan) -> int:
-    """Fields per thread of the analysis kernel: the workgroup-tree variant keeps one
-    group per thread, which leaves workgroup memory for one field only."""
+    """Fields per thread of the analysis kernel. WGSL: the workgroup-tree variant keeps one
+    group per thread, which leaves workgroup memory for one field only. MLIR: a thread's
+    (pair, field) products fill a vector<4 nf>, and SPIR-V vectors hold 4 at most, so nf
+    fields on CUDA and one elsewhere."""
+    if plan.kernels == "mlir":
+        return plan.fields_per_thread if plan.target == "cuda" else 1
     return plan.fields_per_thread if plan.subgroups else 1

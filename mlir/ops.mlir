@@ -9,7 +9,7 @@
     %F = ${dispatch_leg_synth}(%lmax, %mmax, %nlat, %npairs, %nlm, %nb, %nbits,
                                          %xtab, %powtab, %mseed, %coef, %stab, %q)
         : (i32, i32, i32, i32, i32, i32, i32, tensor<${npairs}x4x${ft}>, tensor<${npow}x4x${ft}>,
-           tensor<${mc}x2x${ft}>, tensor<${nlm}x4x${ft}>, tensor<${nlm}x${ft}>,
+           tensor<${mc}x4x${ft}>, tensor<${nlm}x4x${ft}>, tensor<${nlm}x${ft}>,
            tensor<?x${nlm}x2x${ft}>{%b})
           -> tensor<?x${nlat}x${mc}x2x${ft}>{%b}
 ${clauses_leg_synth}
@@ -27,7 +27,7 @@ ${clauses_fft_analys}
     %q = ${dispatch_leg_analys}(%lmax, %mmax, %nlat, %npairs, %nlm, %nb, %nbits,
                                          %xtab, %powtab, %mseed, %coef, %stab, %wtab, %F)
         : (i32, i32, i32, i32, i32, i32, i32, tensor<${npairs}x4x${ft}>, tensor<${npow}x4x${ft}>,
-           tensor<${mc}x2x${ft}>, tensor<${nlm}x4x${ft}>, tensor<${nlm}x${ft}>, tensor<${npairs}x${ft}>,
+           tensor<${mc}x4x${ft}>, tensor<${nlm}x4x${ft}>, tensor<${nlm}x${ft}>, tensor<${npairs}x${ft}>,
            tensor<?x${nlat}x${mc}x2x${ft}>{%b})
           -> tensor<?x${nlm}x2x${ft}>{%b}
 ${clauses_leg_analys}

@@ -94,9 +94,9 @@ def test_missing_driver_names_the_available_ones(monkeypatch):
 
 def test_load_rejects_a_corrupted_module(vulkan, tmp_path):
     saved = ireesht.compile(3, target="vulkan").save(tmp_path / "m")
-    data = bytearray((saved / "sht_vulkan_wgsl.vmfb").read_bytes())
+    data = bytearray((saved / "sht_vulkan_mlir.vmfb").read_bytes())
     data[len(data) // 2] ^= 0xFF
-    (saved / "sht_vulkan_wgsl.vmfb").write_bytes(bytes(data))
+    (saved / "sht_vulkan_mlir.vmfb").write_bytes(bytes(data))
     with pytest.raises(ValueError, match="sha256 .* does not match the manifest"):
         ireesht.load(saved)
 
@@ -121,7 +121,7 @@ def test_device_without_subgroup_arithmetic_falls_back(vulkan, monkeypatch, rng)
         return real(vmfb, target, device)
 
     monkeypatch.setattr(runtime, "Session", device_without_subgroups)
-    mod = ireesht.compile(9, target="vulkan")
+    mod = ireesht.compile(9, target="vulkan", kernels="wgsl")
     assert mod.info["variants"]["analysis_reduction"] == "workgroup tree"
     q = random_coefficients(rng, 9, 9)
     assert np.linalg.norm(mod.analys(mod.synth(q)) - q) <= 2e-6 * np.linalg.norm(q)

@@ -24,7 +24,7 @@ def built(tmp_path_factory, vulkan) -> Path:
     out = tmp_path_factory.mktemp("art") / "sht7"
     messages = []
     ireesht.build(7, out, targets=("vulkan",), grid="equiangular", progress=messages.append)
-    assert messages == ["[1/1] vulkan, wgsl kernels"]
+    assert messages == ["[1/1] vulkan, mlir kernels"]
     return out
 
 
@@ -33,8 +33,8 @@ def test_build_writes_modules_manifest_and_readme(built):
     assert manifest["plan"] == {"lmax": 7, "mmax": 7, "grid": "equiangular", "nlat": 15,
                                 "nphi": 28, "dtype": "float32"}
     (entry,) = manifest["artifacts"]
-    assert entry["target"] == "vulkan" and entry["kernels"] == "wgsl"
-    assert entry["file"] == "sht_vulkan_wgsl.vmfb" and entry["bytes"] == (built / entry["file"]).stat().st_size
+    assert entry["target"] == "vulkan" and entry["kernels"] == "mlir"
+    assert entry["file"] == "sht_vulkan_mlir.vmfb" and entry["bytes"] == (built / entry["file"]).stat().st_size
     assert manifest["iree_compiler"].startswith("3.13") and manifest["ireesht_version"] == ireesht.__version__
     assert "orthonormal" in manifest["conventions"]["normalization"]
     assert "ireesht.load" in (built / "README.md").read_text()
@@ -63,9 +63,9 @@ def _edit_manifest(path: Path, **changes) -> None:
 
 def test_truncated_module_is_named(built, tmp_path):
     d = _copy(built, tmp_path / "t")
-    data = (d / "sht_vulkan_wgsl.vmfb").read_bytes()
-    (d / "sht_vulkan_wgsl.vmfb").write_bytes(data[: len(data) // 3])
-    with pytest.raises(ArtifactError, match=r"sht_vulkan_wgsl.vmfb: \d+ bytes, the manifest says"):
+    data = (d / "sht_vulkan_mlir.vmfb").read_bytes()
+    (d / "sht_vulkan_mlir.vmfb").write_bytes(data[: len(data) // 3])
+    with pytest.raises(ArtifactError, match=r"sht_vulkan_mlir.vmfb: \d+ bytes, the manifest says"):
         ireesht.load(d)
 
 
@@ -88,7 +88,7 @@ def test_other_iree_release_is_refused(built, tmp_path):
 
 
 def test_missing_target_names_the_drivers_here(built):
-    with pytest.raises(ArtifactError, match=r"target='cuda', kernels=None: no such module .*it has \['vulkan:wgsl'\]"):
+    with pytest.raises(ArtifactError, match=r"target='cuda', kernels=None: no such module .*it has \['vulkan:mlir'\]"):
         ireesht.load(built, target="cuda")
 
 
@@ -100,7 +100,7 @@ def test_select_refuses_modules_this_machine_cannot_run():
                        r"machine has drivers with a device: \['local-task'\]"):
         artifacts.select(manifest, None, ["local-task"], vulkan_gpu=False)
     # with a CUDA device, CUDA is preferred; a software Vulkan ranks after the CPU
-    vk = {"target": "vulkan", "plan": {}, "file": "sht_vulkan_wgsl.vmfb"}
+    vk = {"target": "vulkan", "plan": {}, "file": "sht_vulkan_mlir.vmfb"}
     cpu_ok = {"target": "cpu", "plan": {"cpu": next(iter(host.cpu_baselines()))}}
     both = {"_dir": "d", "artifacts": [vk, cpu_ok, entry]}
     assert artifacts.select(both, None, ["cuda", "vulkan", "local-task"], True) is entry
@@ -112,9 +112,9 @@ def test_cli_info_verifies_checksums(built, tmp_path, capsys):
     assert main(["info", str(built)]) == 0
     assert json.loads(capsys.readouterr().out)["artifacts"][0]["target"] == "vulkan"
     d = _copy(built, tmp_path / "i")
-    data = bytearray((d / "sht_vulkan_wgsl.vmfb").read_bytes())
+    data = bytearray((d / "sht_vulkan_mlir.vmfb").read_bytes())
     data[100] ^= 1
-    (d / "sht_vulkan_wgsl.vmfb").write_bytes(bytes(data))
+    (d / "sht_vulkan_mlir.vmfb").write_bytes(bytes(data))
     assert main(["info", str(d)]) == 2
     assert "does not match the manifest" in capsys.readouterr().err
 
@@ -124,8 +124,8 @@ def test_cli_build_shows_progress(vulkan, tmp_path):
                           "vulkan", "--out", str(tmp_path / "b")], capture_output=True, text=True,
                          cwd=REPO)
     assert out.returncode == 0, out.stderr
-    assert "compiling [1/1] vulkan, wgsl kernels" in out.stderr and "wrote" in out.stderr
-    assert (tmp_path / "b" / "sht_vulkan_wgsl.vmfb").exists()
+    assert "compiling [1/1] vulkan, mlir kernels" in out.stderr and "wrote" in out.stderr
+    assert (tmp_path / "b" / "sht_vulkan_mlir.vmfb").exists()
 
 
 def test_artifact_runs_with_only_the_runtime_and_numpy(built, tmp_path, rng):
@@ -171,7 +171,7 @@ def every_target(tmp_path_factory) -> Path:
 def test_build_for_every_target(every_target):
     manifest = json.loads((every_target / "manifest.json").read_text())
     got = {(e["target"], e["kernels"], e.get("cpu_baseline")): e for e in manifest["artifacts"]}
-    assert set(got) == {("vulkan", "wgsl", None), ("cuda", "mlir", None), ("metal", "mlir", None),
+    assert set(got) == {("vulkan", "mlir", None), ("cuda", "mlir", None), ("metal", "mlir", None),
                         ("cpu", "c", "x86-64-v3"), ("cpu", "c", "aarch64")}
     assert "sm_80" in got["cuda", "mlir", None]["gpu_arch"]
     assert got["cpu", "c", "aarch64"]["cpu_arch"] == "aarch64"
@@ -197,8 +197,8 @@ def test_load_picks_the_cpu_over_lavapipe_and_names_missing_drivers(every_target
 def test_load_a_file_and_a_named_device(built, vulkan):
     from ireesht.runtime import scan_drivers
 
-    mod = ireesht.load(built / "sht_vulkan_wgsl.vmfb")
-    assert mod.plan.target == "vulkan" and mod.info["path"].endswith("sht_vulkan_wgsl.vmfb")
+    mod = ireesht.load(built / "sht_vulkan_mlir.vmfb")
+    assert mod.plan.target == "vulkan" and mod.info["path"].endswith("sht_vulkan_mlir.vmfb")
     path = scan_drivers()["vulkan"][0]["path"]
     assert ireesht.load(built, device=f"vulkan://{path}").info["device"] == vulkan
     with pytest.raises(ValueError, match=r"device='cuda://0': expected an IREE URI of the "

@@ -29,7 +29,11 @@ def test_coefficients_reproduce_reference_values():
 def test_coefficients_are_exact_in_float32_and_scales_near_one():
     coef, scale = legendre.recurrence_tables(4097, 4097)
     assert np.array_equal(coef.astype(np.float32).astype(np.float64), coef)
-    np.testing.assert_array_equal(coef[:, 0], coef[:, 2] + coef[:, 3])  # A = C + E
+    m = np.arange(4098)
+    seeds = m * (2 * 4097 + 3 - m) // 2  # rows l = m: the step that yields the seed
+    np.testing.assert_array_equal(coef[seeds], np.tile([0.0, 1.0, 0.0, 1.0], (m.size, 1)))
+    rest = np.setdiff1d(np.arange(len(coef)), seeds)
+    np.testing.assert_array_equal(coef[rest, 0], coef[rest, 2] + coef[rest, 3])  # A = C + E
     assert np.all((scale > 2**-0.5 - 1e-12) & (scale < 2**0.5 + 1e-12))
 
 
@@ -73,3 +77,22 @@ def test_rescaled_recurrence_at_lmax_16383_matches_reference(m):
     assert err[visible].max() < 1e-7
     # what the scheme leaves out is negligible against the function's size
     assert np.all(np.abs(ref[~visible & (got == 0)]) <= 2.0**-31 * scale.repeat(5, 1)[~visible & (got == 0)])
+
+
+@pytest.mark.parametrize("grid_name", ["gauss", "equiangular"])
+def test_polar_rows_contribute_nothing(grid_name):
+    # every pair that polar_rows lets an order skip has all its values below the counting
+    # threshold in the kernels' float32 scheme (so they would add exactly 0), and the
+    # skipped rows are most of those
+    lmax = 150
+    g = grid.make_grid(grid_name, lmax + 2, 2 * lmax + 4)
+    pairs = slice(0, (g.nlat + 1) // 2)
+    skip = legendre.polar_rows(lmax, lmax, g.cost[pairs], g.sint[pairs], np.float32)
+    dead = 0
+    for m in range(lmax + 1):
+        v = legendre.scaled_legendre(lmax, m, g.cost[pairs], g.sint[pairs], np.float32)
+        live = (v != 0).any(axis=0)
+        first = int(np.argmax(live)) if live.any() else live.size
+        assert skip[m] <= first, (m, skip[m], first)
+        dead += first
+    assert skip.sum() > 0.8 * dead

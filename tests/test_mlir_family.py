@@ -83,11 +83,11 @@ def test_fields_per_thread_variants(vulkan, rng, nf):
     check_plan(mod, rng, batch=(5,))  # 5 fields: one partial group
 
 
-def test_workgroup_tree_reduction_variant(vulkan, rng):
-    # the fallback for devices without subgroup arithmetic, forced here; 127 spans several
-    # chunks of pairs per workgroup
-    mod = build(127, subgroups=False)
-    assert mod.info["variants"]["analysis_reduction"] == "workgroup tree"
+def test_analysis_walks_several_chunks_of_pairs(vulkan, rng):
+    # 550 latitude pairs: two chunks of 512 per workgroup (the second adds to q); the
+    # analysis sums in workgroup memory, with no subgroup operation
+    mod = build(31, nlat=1100)
+    assert mod.info["variants"]["analysis_reduction"] == "workgroup rows"
     check_plan(mod, rng, batch=(3,))
 
 
@@ -143,4 +143,4 @@ def test_metal_module_compiles_and_embeds_msl(kw, tmp_path):
         assert text is not None, f"no MSL for {stage}: {sorted(sources)}"
         assert "kernel void" in text and text.encode() in vmfb
     analys = next(t for name, t in sources.items() if "leg_analys" in name)
-    assert ("simd_sum" in analys) == sg  # the subgroup sum, or the workgroup tree alone
+    assert "simd_sum" not in analys  # rows summed in workgroup memory, no subgroup sum

@@ -26,7 +26,7 @@ TOL, TOL_ROUNDTRIP = BOUNDS["float32"]
 
 @pytest.mark.parametrize("lmax", [0, 1, 2, 3, 5, 16, 31, 63, 127, 255])
 def test_gauss_roundtrip_matches_reference(vulkan, rng, lmax):
-    check_plan(ireesht.compile(lmax, target="vulkan"), rng)
+    check_plan(ireesht.compile(lmax, target="vulkan", kernels="wgsl"), rng)
 
 
 @pytest.mark.parametrize(
@@ -41,11 +41,11 @@ def test_gauss_roundtrip_matches_reference(vulkan, rng, lmax):
     ],
 )
 def test_plan_shapes_match_reference(vulkan, rng, lmax, mmax, nlat, nphi, grid):
-    check_plan(ireesht.compile(lmax, mmax, nlat, nphi, grid, target="vulkan"), rng)
+    check_plan(ireesht.compile(lmax, mmax, nlat, nphi, grid, target="vulkan", kernels="wgsl"), rng)
 
 
 def test_batch_of_fields_any_leading_shape(vulkan, rng):
-    mod = ireesht.compile(31, target="vulkan")
+    mod = ireesht.compile(31, target="vulkan", kernels="wgsl")
     q = random_coefficients(rng, 31, 31, (2, 3))
     f = mod.synth(q)
     assert f.shape == (2, 3, 32, 64)
@@ -56,27 +56,27 @@ def test_batch_of_fields_any_leading_shape(vulkan, rng):
 
 @pytest.mark.parametrize("nf", [2, 4])
 def test_fields_per_thread_variants(vulkan, rng, nf):
-    mod = ireesht.compile(47, fields_per_thread=nf, target="vulkan")
+    mod = ireesht.compile(47, fields_per_thread=nf, target="vulkan", kernels="wgsl")
     assert mod.info["variants"]["fields_per_thread"] == nf
     check_plan(mod, rng, batch=(5,))  # 5 fields: one partial group
 
 
 def test_equiangular_beyond_exactness_says_so(vulkan, rng):
-    mod = ireesht.compile(20, nlat=21, nphi=42, grid="equiangular", target="vulkan")
+    mod = ireesht.compile(20, nlat=21, nphi=42, grid="equiangular", target="vulkan", kernels="wgsl")
     assert not mod.plan.exact and "approximate" in mod.info["note"]
     check_plan(mod, rng)  # synthesis is still checked
 
 
 def test_second_compile_comes_from_cache(vulkan):
-    ireesht.compile(9, target="vulkan")
+    ireesht.compile(9, target="vulkan", kernels="wgsl")
     t0 = time.perf_counter()
-    mod = ireesht.compile(9, target="vulkan")
+    mod = ireesht.compile(9, target="vulkan", kernels="wgsl")
     assert mod.info["module"] == "cache"
     assert time.perf_counter() - t0 < 1.0
 
 
 def test_save_and_load_give_the_same_results(vulkan, rng, tmp_path):
-    mod = ireesht.compile(15, grid="equiangular", target="vulkan")
+    mod = ireesht.compile(15, grid="equiangular", target="vulkan", kernels="wgsl")
     mod.save(tmp_path / "m")
     again = ireesht.load(tmp_path / "m")
     q = random_coefficients(rng, 15, 15, (3,))
@@ -87,7 +87,7 @@ def test_save_and_load_give_the_same_results(vulkan, rng, tmp_path):
 def test_device_arrays_stay_on_device(vulkan, rng):
     import iree.runtime as rt
 
-    mod = ireesht.compile(15, target="vulkan")
+    mod = ireesht.compile(15, target="vulkan", kernels="wgsl")
     q = random_coefficients(rng, 15, 15, (2,)).astype(np.complex64)
     q_dev = rt.asdevicearray(mod._session.device, q.view(np.float32).reshape(2, -1, 2))
     f_dev = mod.synth(q_dev)
@@ -105,7 +105,7 @@ def test_workgroup_tree_reduction_variant(vulkan, rng):
     from ireesht.module import _build
     from ireesht.plan import Plan
 
-    mod = _build(dataclasses.replace(Plan.create(63), subgroups=False), use_cache=True)
+    mod = _build(dataclasses.replace(Plan.create(63, kernels="wgsl"), subgroups=False), use_cache=True)
     assert mod.info["variants"]["analysis_reduction"] == "workgroup tree"
     check_plan(mod, rng)
 
@@ -116,7 +116,7 @@ def test_lmax_2047_roundtrip(vulkan, rng):
     # an H200). lavapipe rounds fma(a, b, c) twice, which puts it at 1.6e-5: there the bound
     # is 2.5e-5, so that the test still catches anything beyond that rounding
     bound = 2.5e-5 if "llvmpipe" in vulkan else 1e-5
-    mod = ireesht.compile(2047, target="vulkan")
+    mod = ireesht.compile(2047, target="vulkan", kernels="wgsl")
     q = random_coefficients(rng, 2047, 2047)
     q2 = mod.analys(mod.synth(q))
     err = rel_l2(q2, q)
@@ -127,7 +127,7 @@ def test_lmax_2047_roundtrip(vulkan, rng):
 def test_device_arrays_into_caller_buffers(vulkan, rng):
     import iree.runtime as rt
 
-    mod = ireesht.compile(15, target="vulkan")
+    mod = ireesht.compile(15, target="vulkan", kernels="wgsl")
     p = mod.plan
     q = random_coefficients(rng, 15, 15, (3,)).astype(np.complex64)
     q_dev = rt.asdevicearray(mod._session.device, q.view(np.float32).reshape(3, -1, 2))
@@ -147,7 +147,7 @@ def test_numpy_and_out_calls_mix_in_any_order(vulkan, rng):
     # kept buffers: an out= call first, then numpy calls of the same and another batch
     import iree.runtime as rt
 
-    mod = ireesht.compile(15, target="vulkan")
+    mod = ireesht.compile(15, target="vulkan", kernels="wgsl")
     p = mod.plan
     q = random_coefficients(rng, 15, 15, (3,)).astype(np.complex64)
     q_dev = rt.asdevicearray(mod._session.device, q.view(np.float32).reshape(3, -1, 2))

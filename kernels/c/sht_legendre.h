@@ -55,7 +55,7 @@ typedef int64_t vl __attribute__((ext_vector_type(W)));
 // mantissas are in [1/2, 1), so 14 of them cannot underflow.
 INLINE void seeds(const real* mseed, const real* powtab, int nbits, int m, const size_t* p,
                   vr* y, vr* k) {
-  vd ph = (vd)((double)mseed[2 * m] + (double)mseed[2 * m + 1]);
+  vd ph = (vd)((double)mseed[4 * m] + (double)mseed[4 * m + 1]);
   vl pe = (vl)0;
   for (int j = 0; j < nbits; j++) {
     if ((m >> j) & 1) {

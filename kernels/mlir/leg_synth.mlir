@@ -1,11 +1,17 @@
 // Legendre synthesis: F[b][i][m] = sum_{l=m..L} q[b][(l,m)] P_lm(cos theta_i).
-// The MLIR twin of kernels/wgsl/leg_synth.wgsl (same algorithm, same float arithmetic);
-// stage contract: kernels/CONTRACT.md. A string.Template rendered by ireesht/kernels_mlir.py.
+// Stage contract: kernels/CONTRACT.md, shared with kernels/wgsl/leg_synth.wgsl (which has
+// not taken this design: its loops check and select at every step). A string.Template
+// rendered by ireesht/kernels_mlir.py.
 //
-// Grid (ceil(npairs / (64 * 2)), mc, ceil(B / ${nf})). A thread owns 2 latitude pairs
-// (i, NL-1-i): one recurrence serves both rows of a pair, since P_lm(-x) = (-1)^(l-m) P_lm(x),
-// so the even (l-m) and odd parts are summed apart and combined at the end. ${nf} fields per
-// thread share the recurrence; their accumulators are vector<${nf}x${ft}> (re and im apart).
+// Grid (ceil(npairs / (64 ${kp})), mc, ceil(B / ${nf})). A thread owns ${kp} adjacent latitude
+// pairs (i, NL-1-i), counted from the first pair that order m does not skip (mseed[m][2]):
+// one recurrence serves both rows of a pair, since P_lm(-x) = (-1)^(l-m) P_lm(x), so the
+// even (l-m) and odd parts are summed apart and combined at the end. ${nf} fields per thread
+// share the recurrence. The accumulators are vector<${slots}>, slot i ${nf} + f for pair i
+// and field f, re and im apart. Degrees run in spans of 64 staged in workgroup memory; per
+// span the workgroup takes the lean loop of each thread's form once all its pairs carry
+// true values, else the careful loop (rescaling checked every 8 degrees, values times the
+// live factor).
   hal.executable private @${exe} {
     hal.executable.variant public @v target(${target}) {
       hal.executable.export public @main ordinal(0) layout(#leg_synth_layout)
@@ -18,85 +24,145 @@
       builtin.module {
 ${legendre_core}
 
-        // One degree l of the span (offset %j in the staged span, l - m = %dl) for both
-        // pairs: the recurrence step (none at l = m, the seed), then acc += P q for the
-        // accumulators of this degree's parity.
-        func.func private @degree(%uh: vector<2x${ft}>, %ul: vector<2x${ft}>, %dif: vector<2xi1>,
-            %coef_s: memref<64x4x${ft}, #gpu.address_space<workgroup>>,
+        // acc += P q for one degree: %v the pairs' values, q of the span's row %j.
+        func.func private @accumulate(%v: vector<${kp}x${ft}>,
             %qre_s: memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>,
-            %qim_s: memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>,
-            %j: index, %dl: index,
-            %y1: vector<2x${ft}>, %z: vector<2x${ft}>, %k: vector<2x${it}>,
-            %re0: vector<${nf}x${ft}>, %im0: vector<${nf}x${ft}>,
-            %re1: vector<${nf}x${ft}>, %im1: vector<${nf}x${ft}>)
-            -> (vector<2x${ft}>, vector<2x${ft}>, vector<2x${it}>,
-                vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>) {
+            %qim_s: memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, %j: index,
+            %re: vector<${slots}x${ft}>, %im: vector<${slots}x${ft}>) -> (vector<${slots}x${ft}>, vector<${slots}x${ft}>) {
+          %c0 = arith.constant 0 : index
+          %qr = vector.load %qre_s[%j, %c0] : memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, vector<${nf}x${ft}>
+          %qi = vector.load %qim_s[%j, %c0] : memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, vector<${nf}x${ft}>
+          %ve = func.call @expand_v(%v) : (vector<${kp}x${ft}>) -> vector<${slots}x${ft}>
+          %qre = func.call @expand_f(%qr) : (vector<${nf}x${ft}>) -> vector<${slots}x${ft}>
+          %qim = func.call @expand_f(%qi) : (vector<${nf}x${ft}>) -> vector<${slots}x${ft}>
+          %re2 = math.fma %ve, %qre, %re : vector<${slots}x${ft}>
+          %im2 = math.fma %ve, %qim, %im : vector<${slots}x${ft}>
+          return %re2, %im2 : vector<${slots}x${ft}>, vector<${slots}x${ft}>
+        }
+
+        // One degree (row %j of the span): the step of all pairs, then acc += P q; careful
+        // (some pair below threshold), with P = y times the live factor %sk.
+        func.func private @degree(%dif: i1, %careful: i1, %uh: vector<${kp}x${ft}>, %ul: vector<${kp}x${ft}>,
+            %coef_s: memref<64x4x${ft}, #gpu.address_space<workgroup>>, %qre_s: memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, %qim_s: memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, %j: index,
+            %y1: vector<${kp}x${ft}>, %z: vector<${kp}x${ft}>, %sk: vector<${kp}x${ft}>, %re: vector<${slots}x${ft}>, %im: vector<${slots}x${ft}>)
+            -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>) {
+          %c0 = arith.constant 0 : index
+          %cf = vector.load %coef_s[%j, %c0] : memref<64x4x${ft}, #gpu.address_space<workgroup>>, vector<4x${ft}>
+          %y, %zn = func.call @step(%dif, %uh, %ul, %cf, %y1, %z)
+              : (i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<4x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>)
+          %v = scf.if %careful -> (vector<${kp}x${ft}>) {
+            %r = arith.mulf %y, %sk : vector<${kp}x${ft}>
+            scf.yield %r : vector<${kp}x${ft}>
+          } else {
+            scf.yield %y : vector<${kp}x${ft}>
+          }
+          %re2, %im2 = func.call @accumulate(%v, %qre_s, %qim_s, %j, %re, %im)
+              : (vector<${kp}x${ft}>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, index, vector<${slots}x${ft}>, vector<${slots}x${ft}>) -> (vector<${slots}x${ft}>, vector<${slots}x${ft}>)
+          return %y, %zn, %re2, %im2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>
+        }
+
+        // The degrees 0 .. %cnt2 - 1 of the span (l - m = %base + j), two per iteration, even
+        // then odd l - m (the span starts at an even l - m), into fresh sums (e, o) of the
+        // span. %dif and %careful are constants at each call site.
+        func.func private @span(%dif: i1, %careful: i1, %uh: vector<${kp}x${ft}>, %ul: vector<${kp}x${ft}>,
+            %coef_s: memref<64x4x${ft}, #gpu.address_space<workgroup>>, %qre_s: memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, %qim_s: memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, %base: index, %cnt2: index,
+            %y1: vector<${kp}x${ft}>, %z: vector<${kp}x${ft}>, %k: vector<${kp}x${it}>)
+            -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>) {
           %c0 = arith.constant 0 : index
           %c1 = arith.constant 1 : index
           %c2 = arith.constant 2 : index
-          %c3 = arith.constant 3 : index
-          %ca = memref.load %coef_s[%j, %c0] : memref<64x4x${ft}, #gpu.address_space<workgroup>>
-          %cb = memref.load %coef_s[%j, %c1] : memref<64x4x${ft}, #gpu.address_space<workgroup>>
-          %cc = memref.load %coef_s[%j, %c2] : memref<64x4x${ft}, #gpu.address_space<workgroup>>
-          %ce = memref.load %coef_s[%j, %c3] : memref<64x4x${ft}, #gpu.address_space<workgroup>>
-          %ys, %zs, %ks = func.call @step(%uh, %ul, %dif, %ca, %cb, %cc, %ce, %y1, %z, %k)
-              : (vector<2x${ft}>, vector<2x${ft}>, vector<2xi1>, ${ft}, ${ft}, ${ft}, ${ft},
-                 vector<2x${ft}>, vector<2x${ft}>, vector<2x${it}>)
-                -> (vector<2x${ft}>, vector<2x${ft}>, vector<2x${it}>)
-          // (SPIR-V before 1.4 selects vectors by a vector of conditions)
-          %later1 = arith.cmpi ugt, %dl, %c0 : index
-          %later = vector.broadcast %later1 : i1 to vector<2xi1>
-          %yn = arith.select %later, %ys, %y1 : vector<2xi1>, vector<2x${ft}>
-          %zn = arith.select %later, %zs, %z : vector<2xi1>, vector<2x${ft}>
-          %kn = arith.select %later, %ks, %k : vector<2xi1>, vector<2x${it}>
-          %v = func.call @value(%yn, %kn) : (vector<2x${ft}>, vector<2x${it}>) -> vector<2x${ft}>
-          %qre = vector.load %qre_s[%j, %c0] : memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, vector<${nf}x${ft}>
-          %qim = vector.load %qim_s[%j, %c0] : memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, vector<${nf}x${ft}>
-          %v0 = vector.extract %v[0] : ${ft} from vector<2x${ft}>
-          %v1 = vector.extract %v[1] : ${ft} from vector<2x${ft}>
-          %w0 = vector.broadcast %v0 : ${ft} to vector<${nf}x${ft}>
-          %w1 = vector.broadcast %v1 : ${ft} to vector<${nf}x${ft}>
-          %re0n = math.fma %w0, %qre, %re0 : vector<${nf}x${ft}>
-          %im0n = math.fma %w0, %qim, %im0 : vector<${nf}x${ft}>
-          %re1n = math.fma %w1, %qre, %re1 : vector<${nf}x${ft}>
-          %im1n = math.fma %w1, %qim, %im1 : vector<${nf}x${ft}>
-          return %yn, %zn, %kn, %re0n, %im0n, %re1n, %im1n
-              : vector<2x${ft}>, vector<2x${ft}>, vector<2x${it}>,
-                vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>
+          %c6 = arith.constant 6 : index
+          %z4 = arith.constant dense<0.0> : vector<${slots}x${ft}>
+          %sk0 = func.call @live_factor(%k) : (vector<${kp}x${it}>) -> vector<${kp}x${ft}>
+          %r:8 = scf.for %j = %c0 to %cnt2 step %c2
+              iter_args(%a1 = %y1, %a2 = %z, %a0 = %k, %sk = %sk0, %a3 = %z4, %a4 = %z4, %a5 = %z4, %a6 = %z4)
+              -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>) {
+            %ev:4 = func.call @degree(%dif, %careful, %uh, %ul, %coef_s, %qre_s, %qim_s, %j, %a1, %a2, %sk, %a3, %a4)
+                : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<64x4x${ft}, #gpu.address_space<workgroup>>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, index, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>)
+            %j1 = arith.addi %j, %c1 : index
+            %od:4 = func.call @degree(%dif, %careful, %uh, %ul, %coef_s, %qre_s, %qim_s, %j1, %ev#0, %ev#1, %sk, %a5, %a6)
+                : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<64x4x${ft}, #gpu.address_space<workgroup>>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, index, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>)
+            // careful: @rescale every 8 degrees (l - m = 6 mod 8 after this pair of steps)
+            %dl = arith.addi %base, %j : index
+            %ph = arith.andi %dl, %c6 : index
+            %at = arith.cmpi eq, %ph, %c6 : index
+            %chk = arith.andi %careful, %at : i1
+            %rs:4 = scf.if %chk -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>) {
+              %r:3 = func.call @rescale(%od#0, %od#1, %a0) : (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>)
+              %f = func.call @live_factor(%r#2) : (vector<${kp}x${it}>) -> vector<${kp}x${ft}>
+              scf.yield %r#0, %r#1, %r#2, %f : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>
+            } else {
+              scf.yield %od#0, %od#1, %a0, %sk : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>
+            }
+            scf.yield %rs#0, %rs#1, %rs#2, %rs#3, %ev#2, %ev#3, %od#2, %od#3
+                : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>
+          }
+          return %r#0, %r#1, %r#2, %r#4, %r#5, %r#6, %r#7 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>
         }
 
-        // F of the fields of pair row %i_n (north) and its mirror NL-1-i_n (south) from the
-        // even and odd parts.
-        func.func private @store_pair(
-            %F: memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
-            %i_n: index, %nlat: index, %npairs: index, %nfields: index, %b0: index, %m: index,
-            %ere: vector<${nf}x${ft}>, %eim: vector<${nf}x${ft}>,
-            %ore: vector<${nf}x${ft}>, %oim: vector<${nf}x${ft}>) {
+        // F = 0 in the rows of pairs 0 .. %n - 1 (north and south), strided over the 64
+        // threads.
+        func.func private @zero_rows(%F: memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
+            %n: index, %lid: index, %nlat: index, %nfields: index, %b0: index, %m: index) {
           %c0 = arith.constant 0 : index
           %c1 = arith.constant 1 : index
+          %c64 = arith.constant 64 : index
           %cnf = arith.constant ${nf} : index
-          %row = arith.cmpi ult, %i_n, %npairs : index
-          scf.if %row {
-            %last = arith.subi %nlat, %c1 : index
-            %i_s = arith.subi %last, %i_n : index
-            %two = arith.cmpi ne, %i_s, %i_n : index
+          %zero = arith.constant 0.0 : ${ft}
+          %last = arith.subi %nlat, %c1 : index
+          scf.for %r = %lid to %n step %c64 {
+            %rs = arith.subi %last, %r : index
             scf.for %f = %c0 to %cnf step %c1 {
               %b = arith.addi %b0, %f : index
               %in = arith.cmpi ult, %b, %nfields : index
               scf.if %in {
-                %er = vector.extract %ere[%f] : ${ft} from vector<${nf}x${ft}>
-                %ei = vector.extract %eim[%f] : ${ft} from vector<${nf}x${ft}>
-                %or = vector.extract %ore[%f] : ${ft} from vector<${nf}x${ft}>
-                %oi = vector.extract %oim[%f] : ${ft} from vector<${nf}x${ft}>
-                %nr = arith.addf %er, %or : ${ft}
-                %ni = arith.addf %ei, %oi : ${ft}
-                memref.store %nr, %F[%b, %i_n, %m, %c0] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
-                memref.store %ni, %F[%b, %i_n, %m, %c1] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
-                scf.if %two {
-                  %sr = arith.subf %er, %or : ${ft}
-                  %si = arith.subf %ei, %oi : ${ft}
-                  memref.store %sr, %F[%b, %i_s, %m, %c0] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
-                  memref.store %si, %F[%b, %i_s, %m, %c1] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+                memref.store %zero, %F[%b, %r, %m, %c0] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+                memref.store %zero, %F[%b, %r, %m, %c1] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+                memref.store %zero, %F[%b, %rs, %m, %c0] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+                memref.store %zero, %F[%b, %rs, %m, %c1] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+              }
+            }
+          }
+          return
+        }
+
+        // F of the fields of the thread's pairs from the even and odd parts: pair row
+        // i_n = p0 + i (north) and its mirror NL-1-i_n (south).
+        func.func private @store(
+            %F: memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
+            %p0: index, %nlat: index, %npairs: index, %nfields: index, %b0: index, %m: index,
+            %ere: vector<${slots}x${ft}>, %eim: vector<${slots}x${ft}>, %ore: vector<${slots}x${ft}>, %oim: vector<${slots}x${ft}>) {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %ckp = arith.constant ${kp} : index
+          %cnf = arith.constant ${nf} : index
+          %last = arith.subi %nlat, %c1 : index
+          scf.for %i = %c0 to %ckp step %c1 {
+            %i_n = arith.addi %p0, %i : index
+            %row = arith.cmpi ult, %i_n, %npairs : index
+            scf.if %row {
+              %i_s = arith.subi %last, %i_n : index
+              %two = arith.cmpi ne, %i_s, %i_n : index
+              %slot0 = arith.muli %i, %cnf : index
+              scf.for %f = %c0 to %cnf step %c1 {
+                %b = arith.addi %b0, %f : index
+                %in = arith.cmpi ult, %b, %nfields : index
+                scf.if %in {
+                  %s = arith.addi %slot0, %f : index
+                  %er = vector.extract %ere[%s] : ${ft} from vector<${slots}x${ft}>
+                  %ei = vector.extract %eim[%s] : ${ft} from vector<${slots}x${ft}>
+                  %or = vector.extract %ore[%s] : ${ft} from vector<${slots}x${ft}>
+                  %oi = vector.extract %oim[%s] : ${ft} from vector<${slots}x${ft}>
+                  %nr = arith.addf %er, %or : ${ft}
+                  %ni = arith.addf %ei, %oi : ${ft}
+                  memref.store %nr, %F[%b, %i_n, %m, %c0] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+                  memref.store %ni, %F[%b, %i_n, %m, %c1] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+                  scf.if %two {
+                    %sr = arith.subf %er, %or : ${ft}
+                    %si = arith.subf %ei, %oi : ${ft}
+                    memref.store %sr, %F[%b, %i_s, %m, %c0] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+                    memref.store %si, %F[%b, %i_s, %m, %c1] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+                  }
                 }
               }
             }
@@ -111,11 +177,14 @@ ${legendre_core}
           %c3 = arith.constant 3 : index
           %c4 = arith.constant 4 : index
           %c64 = arith.constant 64 : index
-          %c128 = arith.constant 128 : index
+          %even = arith.constant -2 : index  // ~1: n & even rounds n down to even
+          %ckp = arith.constant ${kp} : index
           %cnf = arith.constant ${nf} : index
+          %true = arith.constant true
+          %false = arith.constant false
           %zero = arith.constant 0.0 : ${ft}
-          %zv = arith.constant dense<0.0> : vector<${nf}x${ft}>
-          %zk = arith.constant dense<0.0> : vector<2x${ft}>
+          %z4 = arith.constant dense<0.0> : vector<${slots}x${ft}>
+          %zk = arith.constant dense<0.0> : vector<${kp}x${ft}>
           %pc0 = hal.interface.constant.load layout(#leg_synth_layout) ordinal(0) : i32
           %pc1 = hal.interface.constant.load layout(#leg_synth_layout) ordinal(1) : i32
           %pc2 = hal.interface.constant.load layout(#leg_synth_layout) ordinal(2) : i32
@@ -137,7 +206,7 @@ ${legendre_core}
           %powtab = hal.interface.binding.subspan layout(#leg_synth_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>{%npow}
           %mseed = hal.interface.binding.subspan layout(#leg_synth_layout) binding(2) alignment(64) offset(%c0) flags(ReadOnly)
-              : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>{%mc}
+              : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>{%mc}
           %coef = hal.interface.binding.subspan layout(#leg_synth_layout) binding(3) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>{%nlm}
           %stab = hal.interface.binding.subspan layout(#leg_synth_layout) binding(4) alignment(64) offset(%c0) flags(ReadOnly)
@@ -157,10 +226,25 @@ ${legendre_core}
           %wx = hal.interface.workgroup.id[0] : index
           %m = hal.interface.workgroup.id[1] : index
           %wz = hal.interface.workgroup.id[2] : index
-          %p0base = arith.muli %wx, %c128 : index
-          %p0 = arith.addi %p0base, %lid : index  // this thread's pairs: p0 and p0 + 64
-          %p1 = arith.addi %p0, %c64 : index
           %b0 = arith.muli %wz, %cnf : index
+          %flags = memref.alloc() : memref<2xi32, #gpu.address_space<workgroup>>
+          func.call @vote_init(%flags, %lid) : (memref<2xi32, #gpu.address_space<workgroup>>, index) -> ()
+          %n0 = arith.constant 0 : index
+          // the pairs next to the pole that this m skips hold F = 0, written by workgroup 0;
+          // the threads take the pairs after them
+          %skip = func.call @polar_rows(%mseed, %m) : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> index
+          %wx0 = arith.cmpi eq, %wx, %c0 : index
+          scf.if %wx0 {
+            func.call @zero_rows(%F, %skip, %lid, %nlat, %nfields, %b0, %m)
+                : (memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, index, index, index) -> ()
+          }
+          %wpairs = arith.muli %wx, %c64 : index
+          %tpairs = arith.addi %wpairs, %lid : index
+          %tp = arith.muli %tpairs, %ckp : index
+          %p0 = arith.addi %skip, %tp : index  // this thread's pairs: p0 .. p0 + ${kp} - 1
+          %wp = arith.muli %wpairs, %ckp : index
+          %wfirst = arith.addi %skip, %wp : index
+          %busy = arith.cmpi ult, %wfirst, %npairs : index
           // first index of order m in the m-major layout: m (2 L + 3 - m) / 2
           %l2 = arith.muli %lmax, %c2 : index
           %l23 = arith.addi %l2, %c3 : index
@@ -168,132 +252,103 @@ ${legendre_core}
           %mm = arith.muli %m, %l23m : index
           %mstart = arith.divui %mm, %c2 : index
           %l1 = arith.addi %lmax, %c1 : index
-          %nl = arith.subi %l1, %m : index
+          %nl0 = arith.subi %l1, %m : index
+          // a workgroup whose pairs all lie past the last one runs no degree
+          %nl = arith.select %busy, %nl0, %c0 : index
 
-          // recurrence state of the two pairs; past the last pair, a thread repeats it
+          // past the last pair, a thread repeats it (and stores nothing)
           %plast = arith.subi %npairs, %c1 : index
-          %pa = arith.minui %p0, %plast : index
-          %pb = arith.minui %p1, %plast : index
-          %uha, %ula, %difa = func.call @node(%xtab, %pa) : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> (${ft}, ${ft}, i1)
-          %uhb, %ulb, %difb = func.call @node(%xtab, %pb) : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> (${ft}, ${ft}, i1)
-          %ya, %ka = func.call @seed(%powtab, %mseed, %m, %pa, %nbits)
-              : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${it})
-          %yb, %kb = func.call @seed(%powtab, %mseed, %m, %pb, %nbits)
-              : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${it})
-          %uh = vector.from_elements %uha, %uhb : vector<2x${ft}>
-          %ul = vector.from_elements %ula, %ulb : vector<2x${ft}>
-          %dif = vector.from_elements %difa, %difb : vector<2xi1>
-          %y0 = vector.from_elements %ya, %yb : vector<2x${ft}>
-          %k0 = vector.from_elements %ka, %kb : vector<2x${it}>
+          %pf = arith.minui %p0, %plast : index
+          %idle = arith.cmpi uge, %p0, %npairs : index
+          %dif = func.call @thread_form(%xtab, %pf) : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> i1
+          %uh, %ul, %y0, %k0 = func.call @init(%xtab, %powtab, %mseed, %m, %p0, %plast, %nbits, %dif)
+              : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>,
+                 memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, index, i1)
+                -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>)
 
-          // totals of the even (e) and odd (o) parts of l - m for pair 0 and pair 1. Each
-          // span is summed apart and then flushed into them: float32 sums of 64 terms lose
-          // nothing measurable, sums of thousands do.
-          %st:11 = scf.for %base = %c0 to %nl step %c64
-              iter_args(%y1 = %y0, %z = %zk, %k = %k0,
-                        %ere0 = %zv, %eim0 = %zv, %ere1 = %zv, %eim1 = %zv,
-                        %ore0 = %zv, %oim0 = %zv, %ore1 = %zv, %oim1 = %zv)
-              -> (vector<2x${ft}>, vector<2x${ft}>, vector<2x${it}>,
-                  vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>,
-                  vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>) {
+          // totals of the even (e) and odd (o) parts of l - m. Each span is summed apart and
+          // then flushed into them: float32 sums of 64 terms lose nothing measurable, sums of
+          // thousands do.
+          %st:8 = scf.for %base = %c0 to %nl step %c64
+              iter_args(%y1 = %zk, %z = %y0, %k = %k0, %ere = %z4, %eim = %z4, %ore = %z4, %oim = %z4, %n = %n0)
+              -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>,
+                  vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, index) {
             gpu.barrier  // the previous span is consumed
+            // a thread past the last pair runs no degree, and votes live
+            %mine0 = func.call @live(%k) : (vector<${kp}x${it}>) -> i1
+            %mine = arith.ori %mine0, %idle : i1
+            func.call @vote(%flags, %n, %lid, %mine) : (memref<2xi32, #gpu.address_space<workgroup>>, index, index, i1) -> ()
             %li = arith.addi %base, %lid : index
             %inl = arith.cmpi ult, %li, %nl : index
-            scf.if %inl {
-              %idx = arith.addi %mstart, %li : index
-              scf.for %t = %c0 to %c4 step %c1 {
-                %cv = memref.load %coef[%idx, %t] : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>
-                memref.store %cv, %coef_s[%lid, %t] : memref<64x4x${ft}, #gpu.address_space<workgroup>>
-              }
-              // S_lm applied to q here, once, instead of in the recurrence
-              %sc = memref.load %stab[%idx] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-              %blast = arith.subi %nfields, %c1 : index
-              scf.for %f = %c0 to %cnf step %c1 {
-                %b = arith.addi %b0, %f : index
-                %bin = arith.cmpi ult, %b, %nfields : index
-                %bc = arith.minui %b, %blast : index
-                %qr = memref.load %q[%bc, %idx, %c0] : memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
-                %qi = memref.load %q[%bc, %idx, %c1] : memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
-                %sr = arith.mulf %sc, %qr : ${ft}
-                %si = arith.mulf %sc, %qi : ${ft}
-                %vr = arith.select %bin, %sr, %zero : ${ft}
-                %vi = arith.select %bin, %si, %zero : ${ft}
-                memref.store %vr, %qre_s[%lid, %f] : memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>
-                memref.store %vi, %qim_s[%lid, %f] : memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>
-              }
+            %idx0 = arith.addi %mstart, %li : index
+            %idx = arith.select %inl, %idx0, %mstart : index
+            %blast = arith.subi %nfields, %c1 : index
+            // rows past the last degree are zeros: the loops below run to an even count
+            scf.for %t = %c0 to %c4 step %c1 {
+              %cv0 = memref.load %coef[%idx, %t] : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>
+              %cv = arith.select %inl, %cv0, %zero : ${ft}
+              memref.store %cv, %coef_s[%lid, %t] : memref<64x4x${ft}, #gpu.address_space<workgroup>>
+            }
+            // S_lm applied to q here, once, instead of in the recurrence
+            %sc = memref.load %stab[%idx] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+            scf.for %f = %c0 to %cnf step %c1 {
+              %b = arith.addi %b0, %f : index
+              %bin = arith.cmpi ult, %b, %nfields : index
+              %use = arith.andi %bin, %inl : i1
+              %bc = arith.minui %b, %blast : index
+              %qr = memref.load %q[%bc, %idx, %c0] : memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+              %qi = memref.load %q[%bc, %idx, %c1] : memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+              %sr = arith.mulf %sc, %qr : ${ft}
+              %si = arith.mulf %sc, %qi : ${ft}
+              %vr = arith.select %use, %sr, %zero : ${ft}
+              %vi = arith.select %use, %si, %zero : ${ft}
+              memref.store %vr, %qre_s[%lid, %f] : memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>
+              memref.store %vi, %qim_s[%lid, %f] : memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>
             }
             gpu.barrier
             %left = arith.subi %nl, %base : index
             %cnt = arith.minui %left, %c64 : index
-            // two degrees per iteration, even then odd l - m (base is even): the parity of
-            // each step is known where it is written
-            %it:11 = scf.for %j = %c0 to %cnt step %c2
-                iter_args(%y1j = %y1, %zj = %z, %kj = %k,
-                          %are0 = %zv, %aim0 = %zv, %are1 = %zv, %aim1 = %zv,
-                          %bre0 = %zv, %bim0 = %zv, %bre1 = %zv, %bim1 = %zv)
-                -> (vector<2x${ft}>, vector<2x${ft}>, vector<2x${it}>,
-                    vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>,
-                    vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>) {
-              %dl = arith.addi %base, %j : index
-              %ev:7 = func.call @degree(%uh, %ul, %dif, %coef_s, %qre_s, %qim_s, %j, %dl, %y1j, %zj, %kj,
-                                        %are0, %aim0, %are1, %aim1)
-                  : (vector<2x${ft}>, vector<2x${ft}>, vector<2xi1>,
-                     memref<64x4x${ft}, #gpu.address_space<workgroup>>,
-                     memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>,
-                     memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, index, index,
-                     vector<2x${ft}>, vector<2x${ft}>, vector<2x${it}>,
-                     vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>)
-                    -> (vector<2x${ft}>, vector<2x${ft}>, vector<2x${it}>,
-                        vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>)
-              %j1 = arith.addi %j, %c1 : index
-              %has = arith.cmpi ult, %j1, %cnt : index
-              %od:7 = scf.if %has
-                  -> (vector<2x${ft}>, vector<2x${ft}>, vector<2x${it}>,
-                      vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>) {
-                %dl1 = arith.addi %dl, %c1 : index
-                %r:7 = func.call @degree(%uh, %ul, %dif, %coef_s, %qre_s, %qim_s, %j1, %dl1, %ev#0, %ev#1, %ev#2,
-                                         %bre0, %bim0, %bre1, %bim1)
-                    : (vector<2x${ft}>, vector<2x${ft}>, vector<2xi1>,
-                       memref<64x4x${ft}, #gpu.address_space<workgroup>>,
-                       memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>,
-                       memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, index, index,
-                       vector<2x${ft}>, vector<2x${ft}>, vector<2x${it}>,
-                       vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>)
-                      -> (vector<2x${ft}>, vector<2x${ft}>, vector<2x${it}>,
-                          vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>)
-                scf.yield %r#0, %r#1, %r#2, %r#3, %r#4, %r#5, %r#6
-                    : vector<2x${ft}>, vector<2x${ft}>, vector<2x${it}>,
-                      vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>
+            %cnt1 = arith.addi %cnt, %c1 : index
+            %cnt20 = arith.andi %cnt1, %even : index
+            %cnt2 = arith.select %idle, %c0, %cnt20 : index
+            %live = func.call @all_live(%flags, %n) : (memref<2xi32, #gpu.address_space<workgroup>>, index) -> i1
+            // one loop per form, uniform in a thread; the lean one once all pairs of the
+            // workgroup are live
+            %sp:7 = scf.if %dif -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>) {
+              %r:7 = scf.if %live -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>) {
+                %w:7 = func.call @span(%true, %false, %uh, %ul, %coef_s, %qre_s, %qim_s, %base, %cnt2, %y1, %z, %k)
+                    : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<64x4x${ft}, #gpu.address_space<workgroup>>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, index, index, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>)
+                scf.yield %w#0, %w#1, %w#2, %w#3, %w#4, %w#5, %w#6 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>
               } else {
-                scf.yield %ev#0, %ev#1, %ev#2, %bre0, %bim0, %bre1, %bim1
-                    : vector<2x${ft}>, vector<2x${ft}>, vector<2x${it}>,
-                      vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>
+                %w:7 = func.call @span(%true, %true, %uh, %ul, %coef_s, %qre_s, %qim_s, %base, %cnt2, %y1, %z, %k)
+                    : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<64x4x${ft}, #gpu.address_space<workgroup>>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, index, index, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>)
+                scf.yield %w#0, %w#1, %w#2, %w#3, %w#4, %w#5, %w#6 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>
               }
-              scf.yield %od#0, %od#1, %od#2, %ev#3, %ev#4, %ev#5, %ev#6, %od#3, %od#4, %od#5, %od#6
-                  : vector<2x${ft}>, vector<2x${ft}>, vector<2x${it}>,
-                    vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>,
-                    vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>
+              scf.yield %r#0, %r#1, %r#2, %r#3, %r#4, %r#5, %r#6 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>
+            } else {
+              %r:7 = scf.if %live -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>) {
+                %w:7 = func.call @span(%false, %false, %uh, %ul, %coef_s, %qre_s, %qim_s, %base, %cnt2, %y1, %z, %k)
+                    : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<64x4x${ft}, #gpu.address_space<workgroup>>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, index, index, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>)
+                scf.yield %w#0, %w#1, %w#2, %w#3, %w#4, %w#5, %w#6 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>
+              } else {
+                %w:7 = func.call @span(%false, %true, %uh, %ul, %coef_s, %qre_s, %qim_s, %base, %cnt2, %y1, %z, %k)
+                    : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<64x4x${ft}, #gpu.address_space<workgroup>>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, index, index, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>)
+                scf.yield %w#0, %w#1, %w#2, %w#3, %w#4, %w#5, %w#6 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>
+              }
+              scf.yield %r#0, %r#1, %r#2, %r#3, %r#4, %r#5, %r#6 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>
             }
-            %t0 = arith.addf %ere0, %it#3 : vector<${nf}x${ft}>
-            %t1 = arith.addf %eim0, %it#4 : vector<${nf}x${ft}>
-            %t2 = arith.addf %ere1, %it#5 : vector<${nf}x${ft}>
-            %t3 = arith.addf %eim1, %it#6 : vector<${nf}x${ft}>
-            %t4 = arith.addf %ore0, %it#7 : vector<${nf}x${ft}>
-            %t5 = arith.addf %oim0, %it#8 : vector<${nf}x${ft}>
-            %t6 = arith.addf %ore1, %it#9 : vector<${nf}x${ft}>
-            %t7 = arith.addf %oim1, %it#10 : vector<${nf}x${ft}>
-            scf.yield %it#0, %it#1, %it#2, %t0, %t1, %t2, %t3, %t4, %t5, %t6, %t7
-                : vector<2x${ft}>, vector<2x${ft}>, vector<2x${it}>,
-                  vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>,
-                  vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>
+            %t0 = arith.addf %ere, %sp#3 : vector<${slots}x${ft}>
+            %t1 = arith.addf %eim, %sp#4 : vector<${slots}x${ft}>
+            %t2 = arith.addf %ore, %sp#5 : vector<${slots}x${ft}>
+            %t3 = arith.addf %oim, %sp#6 : vector<${slots}x${ft}>
+            %n1 = arith.addi %n, %c1 : index
+            scf.yield %sp#0, %sp#1, %sp#2, %t0, %t1, %t2, %t3, %n1
+                : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, index
           }
 
-          func.call @store_pair(%F, %p0, %nlat, %npairs, %nfields, %b0, %m, %st#3, %st#4, %st#7, %st#8)
+          func.call @store(%F, %p0, %nlat, %npairs, %nfields, %b0, %m, %st#3, %st#4, %st#5, %st#6)
               : (memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, index, index, index,
-                 vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>) -> ()
-          func.call @store_pair(%F, %p1, %nlat, %npairs, %nfields, %b0, %m, %st#5, %st#6, %st#9, %st#10)
-              : (memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, index, index, index,
-                 vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>, vector<${nf}x${ft}>) -> ()
+                 vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>) -> ()
           return
         }
       }

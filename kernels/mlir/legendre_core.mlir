@@ -35,7 +35,7 @@
         // counter k: (y, k) with the true value y 2^(S k) and |y| < 2^T (S = ${scale_bits},
         // T = ${threshold_bits}: values below 2^(T - S) are dropped, negligible in ${ft}).
         func.func private @seed(%powtab: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>,
-                                %mseed: memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
+                                %mseed: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>,
                                 %m: index, %p: index, %nbits: index) -> (${ft}, ${it}) {
           %c0 = arith.constant 0 : index
           %c1 = arith.constant 1 : index
@@ -43,8 +43,8 @@
           %ci0 = arith.constant 0 : ${it}
           %ci1 = arith.constant 1 : ${it}
           %zero = arith.constant 0.0 : ${ft}
-          %c_hi = memref.load %mseed[%m, %c0] : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>
-          %c_lo = memref.load %mseed[%m, %c1] : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+          %c_hi = memref.load %mseed[%m, %c0] : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>
+          %c_lo = memref.load %mseed[%m, %c1] : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>
           %mi = arith.index_cast %m : index to ${it}
           %row = arith.muli %p, %nbits : index
           // multiply in sin^(2^j) = (hi + lo) 2^e for the set bits j of m
@@ -101,112 +101,243 @@
           return %y, %k : ${ft}, ${it}
         }
 
-        // The node of pair %p as the recurrence uses it: (u_hi, u_lo, dif) with u = t = 1 - x
-        // for the difference form (x > X0 = cos 55 deg: rows next to the pole), else u = x.
-        // Nodes as hi + lo pairs: cos(theta) alone is off by ~1e-8 absolute, a large
-        // relative error in theta next to the poles.
-        func.func private @node(%xtab: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, %p: index)
-            -> (${ft}, ${ft}, i1) {
+        // The node of pair %p as the recurrence uses it: (u_hi, u_lo) with u = t = 1 - x for
+        // the difference form (%dif: rows next to the pole), else u = x. Nodes as hi + lo
+        // pairs: cos(theta) alone is off by ~1e-8 absolute, a large relative error in theta
+        // next to the poles.
+        func.func private @node(%xtab: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, %p: index, %dif: i1)
+            -> (${ft}, ${ft}) {
           %c0 = arith.constant 0 : index
           %c1 = arith.constant 1 : index
           %c2 = arith.constant 2 : index
           %c3 = arith.constant 3 : index
-          %x0 = arith.constant 0.573576436 : ${ft}
           %xh = memref.load %xtab[%p, %c0] : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>
           %xl = memref.load %xtab[%p, %c1] : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>
           %th = memref.load %xtab[%p, %c2] : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>
           %tl = memref.load %xtab[%p, %c3] : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>
-          %dif = arith.cmpf ogt, %xh, %x0 : ${ft}
           %uh = arith.select %dif, %th, %xh : ${ft}
           %ul = arith.select %dif, %tl, %xl : ${ft}
-          return %uh, %ul, %dif : ${ft}, ${ft}, i1
+          return %uh, %ul : ${ft}, ${ft}
         }
 
-        // One step l-1 -> l of one pair with the coefficients (A, B, C, E) of degree l, node
-        // (u_hi, u_lo, dif) from @node. State: y1 = y_{l-1} (scaled by 2^(S k)), z = y_{l-2}
-        // (standard form) or d_{l-1} (difference form), k the exponent counter:
+        // The form of a thread's pairs: the difference form when its first (most polar) pair
+        // lies within 55 degrees of the pole (x > X0 = cos 55 deg). A thread's pairs are
+        // adjacent rows, so one form serves them all: either form is accurate a few rows
+        // past 55 degrees, and the loops need no per-pair select.
+        func.func private @thread_form(%xtab: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, %p: index) -> i1 {
+          %c0 = arith.constant 0 : index
+          %x0 = arith.constant 0.573576436 : ${ft}
+          %xh = memref.load %xtab[%p, %c0] : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>
+          %dif = arith.cmpf ogt, %xh, %x0 : ${ft}
+          return %dif : i1
+        }
+
+        // The recurrence state of the thread's ${kp} pairs p0 .. p0 + ${kp} - 1 (each clamped to
+        // %plast) at l = m - 1: (u_hi, u_lo, y1 = 0, z = seed, k). The first step, with the
+        // table's seed row (A, B, C, E) = (0, 1, 0, 1), turns it into y1 = seed: the loops
+        // treat l = m like any other degree.
+        func.func private @init(%xtab: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>,
+                                %powtab: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>,
+                                %mseed: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>,
+                                %m: index, %p0: index, %plast: index, %nbits: index, %dif: i1)
+            -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %ckp = arith.constant ${kp} : index
+          %zf = arith.constant dense<0.0> : vector<${kp}x${ft}>
+          %zi = arith.constant dense<0> : vector<${kp}x${it}>
+          %r:4 = scf.for %i = %c0 to %ckp step %c1 iter_args(%uh = %zf, %ul = %zf, %y = %zf, %k = %zi)
+              -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) {
+            %pi = arith.addi %p0, %i : index
+            %p = arith.minui %pi, %plast : index
+            %h, %l = func.call @node(%xtab, %p, %dif) : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index, i1) -> (${ft}, ${ft})
+            %ys, %ks = func.call @seed(%powtab, %mseed, %m, %p, %nbits)
+                : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${it})
+            %uh2 = vector.insert %h, %uh[%i] : ${ft} into vector<${kp}x${ft}>
+            %ul2 = vector.insert %l, %ul[%i] : ${ft} into vector<${kp}x${ft}>
+            %y2 = vector.insert %ys, %y[%i] : ${ft} into vector<${kp}x${ft}>
+            %k2 = vector.insert %ks, %k[%i] : ${it} into vector<${kp}x${it}>
+            scf.yield %uh2, %ul2, %y2, %k2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
+          }
+          return %r#0, %r#1, %r#2, %r#3 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
+        }
+
+        // Whether every pair of the thread has reached its true values (k = 0; k never goes
+        // above 0): from then on the lean steps below run, without rescaling checks.
+        func.func private @live(%k: vector<${kp}x${it}>) -> i1 {
+          %i0 = arith.constant 0 : ${it}
+          %kmin = vector.reduction <minsi>, %k : vector<${kp}x${it}> into ${it}
+          %live = arith.cmpi eq, %kmin, %i0 : ${it}
+          return %live : i1
+        }
+
+        // The number of latitude pairs next to the pole that order %m skips (mseed[m][2]:
+        // their P_lm stay far below the counting threshold for every l, ireesht/legendre.py
+        // polar_rows).
+        func.func private @polar_rows(%mseed: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, %m: index) -> index {
+          %c2 = arith.constant 2 : index
+          %v = memref.load %mseed[%m, %c2] : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>
+          %i = arith.fptoui %v : ${ft} to i32
+          %n = arith.index_castui %i : i32 to index
+          return %n : index
+        }
+
+        // A workgroup-wide vote on "every pair of every thread is live", so that the
+        // workgroup's warps take one loop together instead of running the lean and the
+        // careful loop one after the other. Two flags, used by alternate spans (%n: the
+        // span's running count): during span n's staging, threads not live set flag n % 2,
+        // thread 0 clears the other one (read last in span n - 1, written next in span n + 1);
+        // after the staging barrier every thread reads flag n % 2.
+        func.func private @vote(%flags: memref<2xi32, #gpu.address_space<workgroup>>, %n: index,
+                                %lid: index, %live: i1) {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %c2 = arith.constant 2 : index
+          %i0 = arith.constant 0 : i32
+          %i1 = arith.constant 1 : i32
+          %slot = arith.remui %n, %c2 : index
+          %other = arith.subi %c1, %slot : index
+          %first = arith.cmpi eq, %lid, %c0 : index
+          scf.if %first {
+            memref.store %i0, %flags[%other] : memref<2xi32, #gpu.address_space<workgroup>>
+          }
+          %true = arith.constant true
+          %notlive = arith.xori %live, %true : i1
+          scf.if %notlive {
+            memref.store %i1, %flags[%slot] : memref<2xi32, #gpu.address_space<workgroup>>
+          }
+          return
+        }
+        func.func private @all_live(%flags: memref<2xi32, #gpu.address_space<workgroup>>, %n: index) -> i1 {
+          %c2 = arith.constant 2 : index
+          %i0 = arith.constant 0 : i32
+          %slot = arith.remui %n, %c2 : index
+          %v = memref.load %flags[%slot] : memref<2xi32, #gpu.address_space<workgroup>>
+          %all = arith.cmpi eq, %v, %i0 : i32
+          return %all : i1
+        }
+        func.func private @vote_init(%flags: memref<2xi32, #gpu.address_space<workgroup>>, %lid: index) {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %i0 = arith.constant 0 : i32
+          %first = arith.cmpi eq, %lid, %c0 : index
+          scf.if %first {
+            memref.store %i0, %flags[%c0] : memref<2xi32, #gpu.address_space<workgroup>>
+            memref.store %i0, %flags[%c1] : memref<2xi32, #gpu.address_space<workgroup>>
+          }
+          return
+        }
+
+        // One step l-1 -> l of the thread's ${kp} pairs with the coefficients (A, B, C, E) of
+        // degree l and the nodes (u_hi, u_lo) of @node. State: y1 = y_{l-1} (scaled by
+        // 2^(S k)), z = y_{l-2} (standard form) or d_{l-1} (difference form):
         //   standard   y_l = A (x y_{l-1}) + B y_{l-2}
         //   difference d_l = -A (t y_{l-1}) + E d_{l-1};  y_l = C y_{l-1} + d_l
-        // When |y| passes 2^T while k < 0, both state values are scaled by 2^-S (exact).
         // Written so that a driver cannot change which product is rounded: on Vulkan an Fma
         // has the precision of a multiply and an add, and drivers re-fuse, e.g.
         // fma(u_hi, y, u_lo * y) as fma(u_lo, y, u_hi * y), rounding the large product (2.5x
         // the error at lmax 1023 on an H200; 1.25x at lmax 255 on lavapipe). The rounded
         // addends pass through a select on "y is not NaN", always true but unknown to the
-        // driver, and each form has its own branch. (LLVM for CUDA keeps fma as written.)
-        func.func private @step_pair(%uh: ${ft}, %ul: ${ft}, %dif: i1,
-                                     %a: ${ft}, %b: ${ft}, %c: ${ft}, %e: ${ft},
-                                     %y1: ${ft}, %z: ${ft}, %k: ${it})
-            -> (${ft}, ${ft}, ${it}) {
-          %zero = arith.constant 0.0 : ${ft}
-          %keep = arith.cmpf ord, %y1, %y1 : ${ft}  // true: y1 is never NaN
-          %yn, %zn = scf.if %dif -> (${ft}, ${ft}) {
-            %lo0 = arith.mulf %ul, %y1 : ${ft}
-            %lo = arith.select %keep, %lo0, %zero : ${ft}
-            %pt = math.fma %uh, %y1, %lo : ${ft}
-            %na = arith.negf %a : ${ft}
-            %ez0 = arith.mulf %e, %z : ${ft}
-            %ez = arith.select %keep, %ez0, %zero : ${ft}
-            %d = math.fma %na, %pt, %ez : ${ft}
-            %y = math.fma %c, %y1, %d : ${ft}
-            scf.yield %y, %d : ${ft}, ${ft}
+        // driver. (LLVM for CUDA keeps fma as written: there ${pin} is the predicate true,
+        // and the selects fold away.)
+        func.func private @lean_std(%uh: vector<${kp}x${ft}>, %ul: vector<${kp}x${ft}>, %a: ${ft}, %b: ${ft},
+                                    %y1: vector<${kp}x${ft}>, %z: vector<${kp}x${ft}>)
+            -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>) {
+          %zero = arith.constant dense<0.0> : vector<${kp}x${ft}>
+          %keep = arith.cmpf ${pin}, %y1, %y1 : vector<${kp}x${ft}>
+          %av = vector.broadcast %a : ${ft} to vector<${kp}x${ft}>
+          %bv = vector.broadcast %b : ${ft} to vector<${kp}x${ft}>
+          %lo0 = arith.mulf %ul, %y1 : vector<${kp}x${ft}>
+          %lo = arith.select %keep, %lo0, %zero : vector<${kp}xi1>, vector<${kp}x${ft}>
+          %v = math.fma %uh, %y1, %lo : vector<${kp}x${ft}>
+          %bz0 = arith.mulf %bv, %z : vector<${kp}x${ft}>
+          %bz = arith.select %keep, %bz0, %zero : vector<${kp}xi1>, vector<${kp}x${ft}>
+          %y = math.fma %av, %v, %bz : vector<${kp}x${ft}>
+          return %y, %y1 : vector<${kp}x${ft}>, vector<${kp}x${ft}>
+        }
+        func.func private @lean_dif(%uh: vector<${kp}x${ft}>, %ul: vector<${kp}x${ft}>, %a: ${ft}, %c: ${ft}, %e: ${ft},
+                                    %y1: vector<${kp}x${ft}>, %z: vector<${kp}x${ft}>)
+            -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>) {
+          %zero = arith.constant dense<0.0> : vector<${kp}x${ft}>
+          %keep = arith.cmpf ${pin}, %y1, %y1 : vector<${kp}x${ft}>
+          %na = arith.negf %a : ${ft}
+          %nav = vector.broadcast %na : ${ft} to vector<${kp}x${ft}>
+          %cv = vector.broadcast %c : ${ft} to vector<${kp}x${ft}>
+          %ev = vector.broadcast %e : ${ft} to vector<${kp}x${ft}>
+          %lo0 = arith.mulf %ul, %y1 : vector<${kp}x${ft}>
+          %lo = arith.select %keep, %lo0, %zero : vector<${kp}xi1>, vector<${kp}x${ft}>
+          %pt = math.fma %uh, %y1, %lo : vector<${kp}x${ft}>
+          %ez0 = arith.mulf %ev, %z : vector<${kp}x${ft}>
+          %ez = arith.select %keep, %ez0, %zero : vector<${kp}xi1>, vector<${kp}x${ft}>
+          %d = math.fma %nav, %pt, %ez : vector<${kp}x${ft}>
+          %y = math.fma %cv, %y1, %d : vector<${kp}x${ft}>
+          return %y, %d : vector<${kp}x${ft}>, vector<${kp}x${ft}>
+        }
+
+        // @lean_dif (%dif) or @lean_std with the degree's coefficient row %cf. %dif is a
+        // constant at every call site, so each inlined copy keeps one form.
+        func.func private @step(%dif: i1, %uh: vector<${kp}x${ft}>, %ul: vector<${kp}x${ft}>, %cf: vector<4x${ft}>,
+                                %y1: vector<${kp}x${ft}>, %z: vector<${kp}x${ft}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>) {
+          %a = vector.extract %cf[0] : ${ft} from vector<4x${ft}>
+          %b = vector.extract %cf[1] : ${ft} from vector<4x${ft}>
+          %c = vector.extract %cf[2] : ${ft} from vector<4x${ft}>
+          %e = vector.extract %cf[3] : ${ft} from vector<4x${ft}>
+          %y, %zn = scf.if %dif -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>) {
+            %r:2 = func.call @lean_dif(%uh, %ul, %a, %c, %e, %y1, %z)
+                : (vector<${kp}x${ft}>, vector<${kp}x${ft}>, ${ft}, ${ft}, ${ft}, vector<${kp}x${ft}>, vector<${kp}x${ft}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>)
+            scf.yield %r#0, %r#1 : vector<${kp}x${ft}>, vector<${kp}x${ft}>
           } else {
-            %lo0 = arith.mulf %ul, %y1 : ${ft}
-            %lo = arith.select %keep, %lo0, %zero : ${ft}
-            %v = math.fma %uh, %y1, %lo : ${ft}
-            %bz0 = arith.mulf %b, %z : ${ft}
-            %bz = arith.select %keep, %bz0, %zero : ${ft}
-            %y = math.fma %a, %v, %bz : ${ft}
-            scf.yield %y, %y1 : ${ft}, ${ft}
+            %r:2 = func.call @lean_std(%uh, %ul, %a, %b, %y1, %z)
+                : (vector<${kp}x${ft}>, vector<${kp}x${ft}>, ${ft}, ${ft}, vector<${kp}x${ft}>, vector<${kp}x${ft}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>)
+            scf.yield %r#0, %r#1 : vector<${kp}x${ft}>, vector<${kp}x${ft}>
           }
-          %big = arith.constant ${threshold} : ${ft}
-          %shrink = arith.constant ${shrink} : ${ft}
-          %one = arith.constant 1.0 : ${ft}
-          %i0 = arith.constant 0 : ${it}
-          %i1 = arith.constant 1 : ${it}
-          %neg = arith.cmpi slt, %k, %i0 : ${it}
-          %ay = math.absf %yn : ${ft}
-          %over = arith.cmpf ogt, %ay, %big : ${ft}
-          %rs = arith.andi %neg, %over : i1
-          %f = arith.select %rs, %shrink, %one : ${ft}
-          %y1o = arith.mulf %yn, %f : ${ft}
-          %zo = arith.mulf %zn, %f : ${ft}
-          %dk = arith.select %rs, %i1, %i0 : ${it}
-          %ko = arith.addi %k, %dk : ${it}
-          return %y1o, %zo, %ko : ${ft}, ${ft}, ${it}
+          return %y, %zn : vector<${kp}x${ft}>, vector<${kp}x${ft}>
         }
 
-        // @step_pair for each of the ${kp} pairs of a thread.
-        func.func private @step(%uh: vector<${kp}x${ft}>, %ul: vector<${kp}x${ft}>, %dif: vector<${kp}xi1>,
-                                %a: ${ft}, %b: ${ft}, %c: ${ft}, %e: ${ft},
-                                %y1: vector<${kp}x${ft}>, %z: vector<${kp}x${ft}>, %k: vector<${kp}x${it}>)
+        // Where |y| has passed 2^T while k < 0, both state values scaled by 2^-S (exact) and
+        // k + 1. Checked every 8 degrees: a step grows |y| by at most sqrt(2 m + 3) < 2^7
+        // (lmax < 16384), so 8 steps stay far inside the 2^(max exponent - T) of headroom.
+        func.func private @rescale(%y: vector<${kp}x${ft}>, %z: vector<${kp}x${ft}>, %k: vector<${kp}x${it}>)
             -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) {
-          %c0 = arith.constant 0 : index
-          %c1 = arith.constant 1 : index
-          %ckp = arith.constant ${kp} : index
-          %r:3 = scf.for %i = %c0 to %ckp step %c1 iter_args(%yv = %y1, %zv = %z, %kv = %k)
-              -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) {
-            %uhi = vector.extract %uh[%i] : ${ft} from vector<${kp}x${ft}>
-            %uli = vector.extract %ul[%i] : ${ft} from vector<${kp}x${ft}>
-            %difi = vector.extract %dif[%i] : i1 from vector<${kp}xi1>
-            %yi = vector.extract %y1[%i] : ${ft} from vector<${kp}x${ft}>
-            %zi = vector.extract %z[%i] : ${ft} from vector<${kp}x${ft}>
-            %ki = vector.extract %k[%i] : ${it} from vector<${kp}x${it}>
-            %o:3 = func.call @step_pair(%uhi, %uli, %difi, %a, %b, %c, %e, %yi, %zi, %ki)
-                : (${ft}, ${ft}, i1, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${it}) -> (${ft}, ${ft}, ${it})
-            %yv2 = vector.insert %o#0, %yv[%i] : ${ft} into vector<${kp}x${ft}>
-            %zv2 = vector.insert %o#1, %zv[%i] : ${ft} into vector<${kp}x${ft}>
-            %kv2 = vector.insert %o#2, %kv[%i] : ${it} into vector<${kp}x${it}>
-            scf.yield %yv2, %zv2, %kv2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
-          }
-          return %r#0, %r#1, %r#2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
+          %big = arith.constant dense<${threshold}> : vector<${kp}x${ft}>
+          %shrink = arith.constant dense<${shrink}> : vector<${kp}x${ft}>
+          %one = arith.constant dense<1.0> : vector<${kp}x${ft}>
+          %i0 = arith.constant dense<0> : vector<${kp}x${it}>
+          %i1 = arith.constant dense<1> : vector<${kp}x${it}>
+          %neg = arith.cmpi slt, %k, %i0 : vector<${kp}x${it}>
+          %ay = math.absf %y : vector<${kp}x${ft}>
+          %over = arith.cmpf ogt, %ay, %big : vector<${kp}x${ft}>
+          %rs = arith.andi %neg, %over : vector<${kp}xi1>
+          %f = arith.select %rs, %shrink, %one : vector<${kp}xi1>, vector<${kp}x${ft}>
+          %yo = arith.mulf %y, %f : vector<${kp}x${ft}>
+          %zo = arith.mulf %z, %f : vector<${kp}x${ft}>
+          %dk = arith.select %rs, %i1, %i0 : vector<${kp}xi1>, vector<${kp}x${it}>
+          %ko = arith.addi %k, %dk : vector<${kp}x${it}>
+          return %yo, %zo, %ko : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
         }
 
-        // The true values P_lm / S_lm, or 0 while they are below the accumulation threshold.
-        func.func private @value(%y1: vector<${kp}x${ft}>, %k: vector<${kp}x${it}>) -> vector<${kp}x${ft}> {
+        // The ${kp} values of a thread spread over the ${kp} x ${nf} (pair, field) slots of
+        // vector<${slots}>, slot i ${nf} + f, and the ${nf} field values spread the same way.
+        func.func private @expand_v(%v: vector<${kp}x${ft}>) -> vector<${slots}x${ft}> {
+${expand_v}
+        }
+        func.func private @expand_f(%v: vector<${nf}x${ft}>) -> vector<${slots}x${ft}> {
+${expand_f}
+        }
+
+        // The factor 2^(S k) that turns y into the true value P_lm / S_lm: 1 at k = 0, 2^-S at
+        // k = -1 (values below 2^(T - S), added with their true size), 0 below (2^(T - 2 S)
+        // and less: nothing in ${ft}). k changes only in @rescale, so the factor is made
+        // there, and a careful degree costs one multiply more than a lean one.
+        func.func private @live_factor(%k: vector<${kp}x${it}>) -> vector<${kp}x${ft}> {
           %i0 = arith.constant dense<0> : vector<${kp}x${it}>
+          %im1 = arith.constant dense<-1> : vector<${kp}x${it}>
+          %one = arith.constant dense<1.0> : vector<${kp}x${ft}>
+          %shrink = arith.constant dense<${shrink}> : vector<${kp}x${ft}>
           %zero = arith.constant dense<0.0> : vector<${kp}x${ft}>
           %live = arith.cmpi eq, %k, %i0 : vector<${kp}x${it}>
-          %v = arith.select %live, %y1, %zero : vector<${kp}xi1>, vector<${kp}x${ft}>
-          return %v : vector<${kp}x${ft}>
+          %near = arith.cmpi eq, %k, %im1 : vector<${kp}x${it}>
+          %f1 = arith.select %near, %shrink, %zero : vector<${kp}xi1>, vector<${kp}x${ft}>
+          %f = arith.select %live, %one, %f1 : vector<${kp}xi1>, vector<${kp}x${ft}>
+          return %f : vector<${kp}x${ft}>
         }
