@@ -157,14 +157,18 @@ def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
     for stage in STAGES:
         v = {**common, "exe": stage}
         if stage == "leg_synth":
-            # slots of four (pair, field) products: nf = 4 takes one pair per thread
+            # slots of four (pair, field) products: nf = 4 takes one pair per thread; fewer
+            # pairs when the grid has fewer than 64 kp, so that every thread has some
             nf = plan.fields_per_thread
-            v.update(legendre_values(plan, nf, SLOTS // nf, values["ft"]))
+            kp = next(k for k in (1, 2, 4) if SYNTH_WG * k >= plan.npairs or k == SLOTS // nf)
+            v.update(legendre_values(plan, nf, kp, values["ft"]))
             v["synth_gx"] = -(-plan.npairs // (SYNTH_WG * v["kp"]))
         elif stage == "leg_analys":
-            # four pairs per thread whatever nf: a thread's sum over its pairs comes before
-            # any traffic through workgroup memory
-            v.update(legendre_values(plan, analys_fields_per_thread(plan), ANALYS_PAIRS, values["ft"]))
+            # up to four pairs per thread whatever nf: a thread's sum over its pairs comes
+            # before any traffic through workgroup memory; fewer when the grid has fewer
+            # than 512 pairs, so that one chunk still takes every thread of the workgroup
+            kp = next(k for k in (1, 2, ANALYS_PAIRS) if 128 * k >= plan.npairs or k == ANALYS_PAIRS)
+            v.update(legendre_values(plan, analys_fields_per_thread(plan), kp, values["ft"]))
             # degrees per span: a span's rows (span nf (re, im) rows of 129 values) take
             # at most 16.5 KB of workgroup memory on SPIR-V (room on 32 KB devices: lavapipe,
             # Apple), 48 KB on CUDA (the static limit), and the span 16 degrees at most
