@@ -12,7 +12,9 @@ Placeholders of the stage files, besides ``ireesht.pipeline.template_values``:
 (the translation pipeline), ``it`` (the integer of the width of ``ft``) and the
 bit layout of ``ft`` (``exp_bias``, ``mant_bits``, ``exp_mask``, ``frexp_keep``,
 ``half_bits``, ``frexp_off``); the Legendre stages also take ``nf`` (fields per thread),
-``kp`` (latitude pairs per thread), ``legendre_core`` (``legendre_core.mlir``) and, for
+``kp`` (latitude pairs per thread), ``slots`` (kp nf), ``pin`` (see ``legendre_values``),
+``legendre_core`` (``legendre_core.mlir``), for synthesis ``synth_gx`` (its grid's x) and
+``expand_v`` / ``expand_f`` (bodies that spread pairs and fields over the slots), and, for
 analysis, ``span`` (degrees per span), ``part`` (its rows of per-thread sums),
 ``row_stride`` and ``contribute`` (the unrolled body that writes them); the Fourier stages take
 ``fft_core`` (``fft_core.mlir``, the FFT passes, in the stage's direction).
@@ -24,14 +26,15 @@ import hashlib
 import string
 from pathlib import Path
 
-from ireesht.plan import STAGES, Plan, analys_fields_per_thread
+from ireesht.legendre import RESCALE_BITS
+from ireesht.plan import STAGES, SYNTH_WG, Plan, analys_fields_per_thread
 from ireesht.resources import data_dir
 
 # A leg_synth thread holds its (pair, field) products in vector<4> slots: kp pairs x nf
-# fields; a leg_analys thread has four pairs and nf fields, in vector<4 nf>.
+# fields; a leg_analys thread has up to four pairs and nf fields, in vector<kp nf>.
 SLOTS = 4
 ANALYS_PAIRS = 4
-SYNTH_WG = 64  # threads of a leg_synth.mlir workgroup
+ANALYS_WG = 128  # threads of a leg_analys.mlir workgroup
 # The direction s of fft_core.mlir's FFT, exp(s 2 pi i k t / n): its sign, and the arith ops
 # that add and subtract s times a term.
 FFT_DIRECTIONS = {"fft_synth": dict(sign="+", plus_s="addf", minus_s="subf"),
@@ -43,13 +46,15 @@ FLOAT_FORMATS = {
     "f32": dict(it="i32", exp_bias=127, mant_bits=23, exp_mask=0xFF,
                 frexp_keep=-0x7F800001,  # 0x807fffff: sign and mantissa
                 half_bits=0x3F000000,  # the exponent of 0.5
-                frexp_off=126, scale_log2=6, threshold_bits=32),
+                frexp_off=126, dtype="float32"),
     "f64": dict(it="i64", exp_bias=1023, mant_bits=52, exp_mask=0x7FF,
                 frexp_keep=-0x7FF0000000000001,  # 0x800fffffffffffff
                 half_bits=0x3FE0000000000000,
-                frexp_off=1022, scale_log2=8, threshold_bits=128),
+                frexp_off=1022, dtype="float64"),
 }
 for _f in FLOAT_FORMATS.values():
+    _t, _s = RESCALE_BITS[_f.pop("dtype")]
+    _f.update(threshold_bits=_t, scale_log2=_s.bit_length() - 1)
     _f.update(scale_bits=1 << _f["scale_log2"],
               threshold=repr(2.0 ** _f["threshold_bits"]),  # exact: powers of two
               shrink=repr(2.0 ** -(1 << _f["scale_log2"])))
@@ -102,8 +107,7 @@ def executable_target(plan: Plan) -> tuple[str, str, str]:
 
 def _expand(n: int, slots: int, ft: str, of_pair: bool) -> str:
     """Body of ``@expand_v`` (``of_pair``: slot s takes value s // (slots/n)) or
-    ``@expand_f`` (slot s takes value s % n) of legendre_core.mlir: vector<n> to
-    vector<slots>."""
+    ``@expand_f`` (slot s takes value s % n) of leg_synth.mlir: vector<n> to vector<slots>."""
     lines = [f"          %e{i} = vector.extract %v[{i}] : {ft} from vector<{n}x{ft}>"
              for i in range(n)]
     pick = [s // (slots // n) if of_pair else s % n for s in range(slots)]
@@ -135,14 +139,18 @@ def _contribute(kp: int, nf: int, ft: str, part: int) -> str:
     return "\n".join(lines)
 
 
-def legendre_values(plan: Plan, nf: int, kp: int, ft: str) -> dict:
+def _pairs_per_thread(npairs: int, threads: int, most: int) -> int:
+    """Latitude pairs per thread, 1, 2 or 4 and at most ``most``: the fewest with which
+    ``threads`` threads cover the grid, so that a small grid still keeps every thread busy."""
+    return next(k for k in (1, 2, 4) if threads * k >= npairs or k == most)
+
+
+def legendre_values(plan: Plan, nf: int, kp: int) -> dict:
     """The Legendre stages' substitutions for nf fields and kp pairs per thread: the
-    (pair, field) slots, their expansions, and ``pin``, the predicate of the "y is not NaN"
-    guard of legendre_core.mlir (``ord`` on SPIR-V drivers, which re-fuse fma; ``true``,
-    folded away, on CUDA, whose LLVM keeps fma as written)."""
-    slots = kp * nf
-    return dict(nf=nf, kp=kp, slots=slots, pin="true" if plan.target == "cuda" else "ord",
-                expand_v=_expand(kp, slots, ft, True), expand_f=_expand(nf, slots, ft, False))
+    (pair, field) slots, and ``pin``, the predicate of the "y is not NaN" guard of
+    legendre_core.mlir (``ord`` on SPIR-V drivers, which re-fuse fma; ``true``, folded away,
+    on CUDA, whose LLVM keeps fma as written)."""
+    return dict(nf=nf, kp=kp, slots=kp * nf, pin="true" if plan.target == "cuda" else "ord")
 
 
 def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
@@ -157,18 +165,17 @@ def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
     for stage in STAGES:
         v = {**common, "exe": stage}
         if stage == "leg_synth":
-            # slots of four (pair, field) products: nf = 4 takes one pair per thread; fewer
-            # pairs when the grid has fewer than 64 kp, so that every thread has some
+            # slots of four (pair, field) products: nf = 4 takes one pair per thread
             nf = plan.fields_per_thread
-            kp = next(k for k in (1, 2, 4) if SYNTH_WG * k >= plan.npairs or k == SLOTS // nf)
-            v.update(legendre_values(plan, nf, kp, values["ft"]))
-            v["synth_gx"] = -(-plan.npairs // (SYNTH_WG * v["kp"]))
+            kp = _pairs_per_thread(plan.npairs, SYNTH_WG, SLOTS // nf)
+            v.update(legendre_values(plan, nf, kp), synth_gx=-(-plan.npairs // (SYNTH_WG * kp)),
+                     expand_v=_expand(kp, kp * nf, values["ft"], True),
+                     expand_f=_expand(nf, kp * nf, values["ft"], False))
         elif stage == "leg_analys":
             # up to four pairs per thread whatever nf: a thread's sum over its pairs comes
-            # before any traffic through workgroup memory; fewer when the grid has fewer
-            # than 512 pairs, so that one chunk still takes every thread of the workgroup
-            kp = next(k for k in (1, 2, ANALYS_PAIRS) if 128 * k >= plan.npairs or k == ANALYS_PAIRS)
-            v.update(legendre_values(plan, analys_fields_per_thread(plan), kp, values["ft"]))
+            # before any traffic through workgroup memory
+            kp = _pairs_per_thread(plan.npairs, ANALYS_WG, ANALYS_PAIRS)
+            v.update(legendre_values(plan, analys_fields_per_thread(plan), kp))
             # degrees per span: a span's rows (span nf (re, im) rows of 129 values) take
             # at most 16.5 KB of workgroup memory on SPIR-V (room on 32 KB devices: lavapipe,
             # Apple), 48 KB on CUDA (the static limit), and the span 16 degrees at most

@@ -59,6 +59,9 @@ import numpy as np
 
 SCALE_BITS = 64
 THRESHOLD_BITS = 32
+# (THRESHOLD_BITS, SCALE_BITS) of each dtype of the MLIR kernels: float32 as above; float64
+# drops values below 2^(128 - 256), far below its rounding too
+RESCALE_BITS = {"float32": (THRESHOLD_BITS, SCALE_BITS), "float64": (128, 256)}
 
 
 def recurrence_tables(lmax: int, mmax: int) -> tuple[np.ndarray, np.ndarray]:
@@ -260,7 +263,8 @@ def polar_rows(lmax: int, mmax: int, cost: np.ndarray, sint: np.ndarray, dtype: 
     (mmax+1,) int64: for each m, the number of leading pairs to skip.
     """
     L = lmax
-    drop = THRESHOLD_BITS - SCALE_BITS - 8 if np.dtype(dtype) == np.float32 else 128 - 256 - 8
+    threshold_bits, scale_bits = RESCALE_BITS[np.dtype(dtype).name]
+    drop = threshold_bits - scale_bits - 8
     cost = np.asarray(cost, dtype=np.float64)
     sint = np.asarray(sint, dtype=np.float64)
     # a pole row (sin = 0) has P_lm = 0 for m > 0; the recurrence runs on the others

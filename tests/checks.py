@@ -14,13 +14,25 @@ from ireesht.cli import random_coefficients, rel_l2
 # lmax 255, so 1e-12 leaves room for larger lmax without hiding a float32 step (1e-7).
 BOUNDS = {"float32": (2e-6, 2.5e-6), "float64": (1e-12, 1e-12)}
 
+# Plan shapes (lmax, mmax, nlat, nphi, grid) every family is checked on.
+PLAN_SHAPES = [
+    (40, 17, None, None, "gauss"),      # mmax < lmax
+    (31, 31, 45, 64, "gauss"),          # nlat > lmax + 1, odd nlat
+    (30, 30, 31, 62, "gauss"),          # odd nlat, non-power-of-two nphi (direct DFT)
+    (20, 12, 22, 30, "gauss"),          # non-power-of-two nphi, mmax < lmax
+    (24, 24, 49, 50, "equiangular"),    # exact equiangular (nlat >= 2 lmax + 1), odd, poles
+    (32, 32, 66, 128, "equiangular"),   # even equiangular nlat
+]
 
-def check_plan(mod, rng: np.random.Generator, batch: tuple[int, ...] = (2,)) -> None:
+
+def check_plan(mod, rng: np.random.Generator, batch: tuple[int, ...] = (2,),
+               bounds: tuple[float, float] | None = None) -> None:
     """Check module ``mod`` on random coefficients of shape ``batch + (nlm,)``: synthesis
     against the float64 reference, and where the plan's quadrature is exact analysis of the
-    reference field and the roundtrip; shapes and dtypes (those of ``plan.dtype``) too."""
+    reference field and the roundtrip; shapes and dtypes (those of ``plan.dtype``) too.
+    ``bounds`` (each stage, roundtrip) defaults to ``BOUNDS[plan.dtype]``."""
     p = mod.plan
-    tol, tol_roundtrip = BOUNDS[p.dtype]
+    tol, tol_roundtrip = bounds or BOUNDS[p.dtype]
     real = np.dtype(p.dtype)
     q = random_coefficients(rng, p.lmax, p.mmax, batch)
     f = mod.synth(q)

@@ -23,7 +23,7 @@ from ireesht.host import cpu_baselines
 from ireesht.cli import random_coefficients, rel_l2
 from ireesht.plan import CPU_BASELINES, DTYPES, Plan
 
-from checks import BOUNDS, check_plan
+from checks import BOUNDS, PLAN_SHAPES, check_plan
 
 # The GPU paths' float32 bounds: the same recurrence and tables. Measured here: synthesis
 # 5.0e-7, analysis 4.4e-7, roundtrip 7.4e-7 at lmax 255; float64 (the same sources built with
@@ -39,15 +39,7 @@ def test_gauss_roundtrip_matches_reference(rng, lmax):
 
 @pytest.mark.parametrize(
     "lmax, mmax, nlat, nphi, grid",
-    [
-        (40, 17, None, None, "gauss"),      # mmax < lmax
-        (31, 31, 45, 64, "gauss"),          # nlat > lmax + 1, odd nlat
-        (30, 30, 31, 62, "gauss"),          # odd nlat, non-power-of-two nphi (direct DFT)
-        (20, 12, 22, 30, "gauss"),          # non-power-of-two nphi, mmax < lmax
-        (24, 24, 49, 50, "equiangular"),    # exact equiangular, odd nlat, poles included
-        (32, 32, 66, 128, "equiangular"),   # even equiangular nlat
-        (70, 70, 150, 8192, "gauss"),       # nphi past the FFT path's 4096: direct DFT
-    ],
+    PLAN_SHAPES + [(70, 70, 150, 8192, "gauss")],  # nphi past the FFT path's 4096: direct DFT
 )
 def test_plan_shapes_match_reference(rng, lmax, mmax, nlat, nphi, grid):
     check_plan(ireesht.compile(lmax, mmax, nlat, nphi, grid, target="cpu"), rng)

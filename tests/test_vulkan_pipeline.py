@@ -13,7 +13,7 @@ import ireesht
 from ireesht import reference
 from ireesht.cli import random_coefficients, rel_l2
 
-from checks import BOUNDS, check_plan
+from checks import BOUNDS, PLAN_SHAPES, check_plan
 
 # float32 kernels, relative L2 against the float64 reference: each stage within 2e-6
 # (measured on lavapipe: 1.35e-6 synthesis, 1.28e-6 analysis at lmax 255). The roundtrip
@@ -29,17 +29,7 @@ def test_gauss_roundtrip_matches_reference(vulkan, rng, lmax):
     check_plan(ireesht.compile(lmax, target="vulkan", kernels="wgsl"), rng)
 
 
-@pytest.mark.parametrize(
-    "lmax, mmax, nlat, nphi, grid",
-    [
-        (40, 17, None, None, "gauss"),      # mmax < lmax
-        (31, 31, 45, 64, "gauss"),          # nlat > lmax + 1, odd nlat
-        (30, 30, 31, 62, "gauss"),          # odd nlat, non-power-of-two nphi
-        (20, 12, 22, 30, "gauss"),          # non-power-of-two nphi, mmax < lmax
-        (24, 24, 49, 50, "equiangular"),    # exact equiangular (nlat >= 2 lmax + 1), odd
-        (32, 32, 66, 128, "equiangular"),   # even equiangular nlat
-    ],
-)
+@pytest.mark.parametrize("lmax, mmax, nlat, nphi, grid", PLAN_SHAPES)
 def test_plan_shapes_match_reference(vulkan, rng, lmax, mmax, nlat, nphi, grid):
     check_plan(ireesht.compile(lmax, mmax, nlat, nphi, grid, target="vulkan", kernels="wgsl"), rng)
 

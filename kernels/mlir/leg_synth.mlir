@@ -24,6 +24,15 @@
       builtin.module {
 ${legendre_core}
 
+        // The ${kp} values of a thread spread over the ${kp} x ${nf} (pair, field) slots of
+        // vector<${slots}>, slot i ${nf} + f, and the ${nf} field values spread the same way.
+        func.func private @expand_v(%v: vector<${kp}x${ft}>) -> vector<${slots}x${ft}> {
+${expand_v}
+        }
+        func.func private @expand_f(%v: vector<${nf}x${ft}>) -> vector<${slots}x${ft}> {
+${expand_f}
+        }
+
         // acc += P q for one degree: %v the pairs' values, q of the span's row %j.
         func.func private @accumulate(%v: vector<${kp}x${ft}>,
             %qre_s: memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>,

@@ -316,15 +316,6 @@
           return %yo, %zo, %ko : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
         }
 
-        // The ${kp} values of a thread spread over the ${kp} x ${nf} (pair, field) slots of
-        // vector<${slots}>, slot i ${nf} + f, and the ${nf} field values spread the same way.
-        func.func private @expand_v(%v: vector<${kp}x${ft}>) -> vector<${slots}x${ft}> {
-${expand_v}
-        }
-        func.func private @expand_f(%v: vector<${nf}x${ft}>) -> vector<${slots}x${ft}> {
-${expand_f}
-        }
-
         // The factor 2^(S k) that turns y into the true value P_lm / S_lm: 1 at k = 0, 2^-S at
         // k = -1 (values below 2^(T - S), added with their true size), 0 below (2^(T - 2 S)
         // and less: nothing in ${ft}). k changes only in @rescale, so the factor is made
