@@ -13,10 +13,12 @@ Placeholders of the stage files, besides ``ireesht.pipeline.template_values``:
 bit layout of ``ft`` (``exp_bias``, ``mant_bits``, ``exp_mask``, ``frexp_keep``,
 ``half_bits``, ``frexp_off``); the Legendre stages also take ``nf`` (fields per thread),
 ``kp`` (latitude pairs per thread), ``slots`` (kp nf), ``pin`` (see ``legendre_values``),
+``vote_group`` (threads that choose a loop and a form together) and ``vote_group_half``,
+``vote_flags`` (two per vote group of the workgroup),
 ``legendre_core`` (``legendre_core.mlir``), for synthesis ``synth_gx`` (its grid's x) and
 ``expand_v`` / ``expand_f`` (bodies that spread pairs and fields over the slots), and, for
-analysis, ``span`` (degrees per span), ``part`` (its rows of per-thread sums),
-``row_stride`` and ``contribute`` (the unrolled body that writes them); the Fourier stages take
+analysis, ``span`` (degrees per span), ``part`` (its values of per-thread sums),
+``part_rows`` (its rows), ``row_stride`` and ``contribute`` (the unrolled body that writes them); the Fourier stages take
 ``fft_core`` (``fft_core.mlir``, the FFT passes, in the stage's direction).
 """
 
@@ -34,7 +36,12 @@ from ireesht.resources import data_dir
 # fields; a leg_analys thread has up to four pairs and nf fields, in vector<kp nf>.
 SLOTS = 4
 ANALYS_PAIRS = 4
+# two pairs per synthesis thread at most: twice the workgroups of four, fewer registers per
+# thread, so more warps per SM and a shorter tail (H200, lmax 1023, one field: 0.20 against
+# 0.24 ms)
+SYNTH_PAIRS = 2
 ANALYS_WG = 128  # threads of a leg_analys.mlir workgroup
+VOTE_GROUP = 32  # threads that choose the lean or careful loop together (legendre_core.mlir)
 # The direction s of fft_core.mlir's FFT, exp(s 2 pi i k t / n): its sign, and the arith ops
 # that add and subtract s times a term.
 FFT_DIRECTIONS = {"fft_synth": dict(sign="+", plus_s="addf", minus_s="subf"),
@@ -150,7 +157,8 @@ def legendre_values(plan: Plan, nf: int, kp: int) -> dict:
     (pair, field) slots, and ``pin``, the predicate of the "y is not NaN" guard of
     legendre_core.mlir (``ord`` on SPIR-V drivers, which re-fuse fma; ``true``, folded away,
     on CUDA, whose LLVM keeps fma as written)."""
-    return dict(nf=nf, kp=kp, slots=kp * nf, pin="true" if plan.target == "cuda" else "ord")
+    return dict(nf=nf, kp=kp, slots=kp * nf, vote_group=VOTE_GROUP, vote_group_half=VOTE_GROUP // 2,
+                pin="true" if plan.target == "cuda" else "ord")
 
 
 def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
@@ -167,24 +175,29 @@ def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
         if stage == "leg_synth":
             # slots of four (pair, field) products: nf = 4 takes one pair per thread
             nf = plan.fields_per_thread
-            kp = _pairs_per_thread(plan.npairs, SYNTH_WG, SLOTS // nf)
-            v.update(legendre_values(plan, nf, kp), synth_gx=-(-plan.npairs // (SYNTH_WG * kp)),
+            kp = _pairs_per_thread(plan.npairs, SYNTH_WG, min(SYNTH_PAIRS, SLOTS // nf))
+            v.update(legendre_values(plan, nf, kp), vote_flags=2 * SYNTH_WG // VOTE_GROUP, synth_gx=-(-plan.npairs // (SYNTH_WG * kp)),
                      expand_v=_expand(kp, kp * nf, values["ft"], True),
                      expand_f=_expand(nf, kp * nf, values["ft"], False))
         elif stage == "leg_analys":
             # up to four pairs per thread whatever nf: a thread's sum over its pairs comes
             # before any traffic through workgroup memory
             kp = _pairs_per_thread(plan.npairs, ANALYS_WG, ANALYS_PAIRS)
-            v.update(legendre_values(plan, analys_fields_per_thread(plan), kp))
+            v.update(legendre_values(plan, analys_fields_per_thread(plan), kp),
+                     vote_flags=2 * ANALYS_WG // VOTE_GROUP)
             # degrees per span: a span's rows (span nf (re, im) rows of 129 values) take
             # at most 16.5 KB of workgroup memory on SPIR-V (room on 32 KB devices: lavapipe,
-            # Apple), 48 KB on CUDA (the static limit), and the span 16 degrees at most
+            # Apple), 48 KB on CUDA (the static limit), and the span 32 degrees at most (32
+            # against 16 on the H200, lmax 1023, one field: 0.26 against 0.29 ms)
             limit = 48 * 1024 if plan.target == "cuda" else 16896
             row = v["nf"] * 2 * 129  # values per degree
-            span = 16
+            span = 32
             while span * row * (4 if values["ft"] == "f32" else 8) > limit:
                 span //= 2
-            v.update(span=span, part=span * row, row_stride=row,
+            if span < 4:  # the loops step four degrees at a time within a span
+                raise ValueError(f"fields_per_thread={v['nf']} with dtype={plan.dtype!r}: "
+                                 f"its analysis rows do not fit {limit} bytes of workgroup memory")
+            v.update(span=span, part=span * row, row_stride=row, part_rows=span * v["nf"] * 2,
                      contribute=_contribute(v["kp"], v["nf"], values["ft"], span * row))
         if "kp" in v:
             v["legendre_core"] = string.Template(core).substitute(v)

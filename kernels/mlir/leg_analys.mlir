@@ -7,11 +7,11 @@
 // not skip (from the pole side) in chunks of
 // 128 ${kp}; ${nf} fields per thread share the recurrence, their folded values held in
 // vector<${slots}> slots i ${nf} + f. For each chunk the recurrence runs over the
-// degrees in spans of ${span}, with the lean loop of the thread's form once all its pairs
-// carry true values (else the careful one, as in leg_synth.mlir). Per degree each thread
-// sums its pairs in registers and writes one value per field (re, im) to workgroup memory;
-// once per span, between one pair of barriers, one thread per row adds up a row of the
-// span: no subgroup operation, and no sum across lanes per degree and thread.
+// degrees in spans of ${span}, with the lean loop of the vote group's form once all its
+// pairs carry true values (else the careful one, as in leg_synth.mlir). Per degree each
+// thread sums its pairs in registers and writes one value per field (re, im) to workgroup
+// memory; once per span, between one pair of barriers, one thread per row adds up a row of
+// the span (@row_sum): no subgroup operation, and no sum across lanes per degree and thread.
   hal.executable private @${exe} {
     hal.executable.variant public @v target(${target}) {
       hal.executable.export public @main ordinal(0) layout(#leg_analys_layout)
@@ -108,40 +108,80 @@ ${contribute}
           return %y, %zn : vector<${kp}x${ft}>, vector<${kp}x${ft}>
         }
 
-        // The degrees 0 .. %cnt2 - 1 of the span (l - m = %base + j), two per iteration, even
-        // then odd l - m (the span starts at an even l - m): g holds the even folds, then the
-        // odd ones. %dif and %careful are constants at each call site.
+        // The degrees 0 .. %cnt4 - 1 of the span (l - m = %base + j), four per iteration,
+        // even, odd, even, odd l - m (the span starts at an even l - m): g holds the even
+        // folds, then the odd ones. %dif and %careful are constants at each call site.
         func.func private @span(%dif: i1, %careful: i1, %uh: vector<${kp}x${ft}>, %ul: vector<${kp}x${ft}>,
-            %coef_s: memref<${span}x4x${ft}, #gpu.address_space<workgroup>>, %part: memref<${part}x${ft}, #gpu.address_space<workgroup>>, %base: index, %cnt2: index, %lid: index,
+            %coef_s: memref<${span}x4x${ft}, #gpu.address_space<workgroup>>, %part: memref<${part}x${ft}, #gpu.address_space<workgroup>>, %base: index, %cnt4: index, %lid: index,
             %ger: vector<${slots}x${ft}>, %gei: vector<${slots}x${ft}>, %gor: vector<${slots}x${ft}>, %goi: vector<${slots}x${ft}>,
             %y1: vector<${kp}x${ft}>, %z: vector<${kp}x${ft}>, %k: vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) {
           %c0 = arith.constant 0 : index
           %c1 = arith.constant 1 : index
           %c2 = arith.constant 2 : index
-          %c6 = arith.constant 6 : index
+          %c3 = arith.constant 3 : index
+          %c4 = arith.constant 4 : index
           %sk0 = func.call @live_factor(%k) : (vector<${kp}x${it}>) -> vector<${kp}x${ft}>
-          %r:4 = scf.for %j = %c0 to %cnt2 step %c2 iter_args(%a1 = %y1, %a2 = %z, %a0 = %k, %sk = %sk0)
+          %r:4 = scf.for %j = %c0 to %cnt4 step %c4 iter_args(%a1 = %y1, %a2 = %z, %a0 = %k, %sk = %sk0)
               -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>) {
             %ev:2 = func.call @degree(%dif, %careful, %uh, %ul, %coef_s, %part, %j, %lid, %ger, %gei, %a1, %a2, %sk)
                 : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<${span}x4x${ft}, #gpu.address_space<workgroup>>, memref<${part}x${ft}, #gpu.address_space<workgroup>>, index, index, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>)
             %j1 = arith.addi %j, %c1 : index
             %od:2 = func.call @degree(%dif, %careful, %uh, %ul, %coef_s, %part, %j1, %lid, %gor, %goi, %ev#0, %ev#1, %sk)
                 : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<${span}x4x${ft}, #gpu.address_space<workgroup>>, memref<${part}x${ft}, #gpu.address_space<workgroup>>, index, index, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>)
-            // careful: @rescale every 8 degrees (l - m = 6 mod 8 after this pair of steps)
+            %j2 = arith.addi %j, %c2 : index
+            %ev2:2 = func.call @degree(%dif, %careful, %uh, %ul, %coef_s, %part, %j2, %lid, %ger, %gei, %od#0, %od#1, %sk)
+                : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<${span}x4x${ft}, #gpu.address_space<workgroup>>, memref<${part}x${ft}, #gpu.address_space<workgroup>>, index, index, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>)
+            %j3 = arith.addi %j, %c3 : index
+            %od2:2 = func.call @degree(%dif, %careful, %uh, %ul, %coef_s, %part, %j3, %lid, %gor, %goi, %ev2#0, %ev2#1, %sk)
+                : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<${span}x4x${ft}, #gpu.address_space<workgroup>>, memref<${part}x${ft}, #gpu.address_space<workgroup>>, index, index, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>)
+            // careful: @rescale every 8 degrees (l - m = 4 mod 8 at the start of these steps)
             %dl = arith.addi %base, %j : index
-            %ph = arith.andi %dl, %c6 : index
-            %at = arith.cmpi eq, %ph, %c6 : index
+            %ph = arith.andi %dl, %c4 : index
+            %at = arith.cmpi eq, %ph, %c4 : index
             %chk = arith.andi %careful, %at : i1
             %rs:4 = scf.if %chk -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>) {
-              %r:3 = func.call @rescale(%od#0, %od#1, %a0) : (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>)
+              %r:3 = func.call @rescale(%od2#0, %od2#1, %a0) : (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>)
               %f = func.call @live_factor(%r#2) : (vector<${kp}x${it}>) -> vector<${kp}x${ft}>
               scf.yield %r#0, %r#1, %r#2, %f : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>
             } else {
-              scf.yield %od#0, %od#1, %a0, %sk : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>
+              scf.yield %od2#0, %od2#1, %a0, %sk : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>
             }
             scf.yield %rs#0, %rs#1, %rs#2, %rs#3 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>
           }
           return %r#0, %r#1, %r#2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
+        }
+
+        // The sum of the 128 columns of row %o of part, four apart in four chains: a single
+        // chain of 128 dependent adds kept three of the workgroup's four warps waiting at the
+        // barrier.
+        func.func private @row_sum(%part: memref<${part}x${ft}, #gpu.address_space<workgroup>>, %o: index) -> ${ft} {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %c2 = arith.constant 2 : index
+          %c3 = arith.constant 3 : index
+          %c4 = arith.constant 4 : index
+          %c128 = arith.constant 128 : index
+          %zero = arith.constant 0.0 : ${ft}
+          %s:4 = scf.for %col = %c0 to %c128 step %c4 iter_args(%a0 = %zero, %a1 = %zero, %a2 = %zero, %a3 = %zero)
+              -> (${ft}, ${ft}, ${ft}, ${ft}) {
+            %i0 = arith.addi %o, %col : index
+            %i1 = arith.addi %i0, %c1 : index
+            %i2 = arith.addi %i0, %c2 : index
+            %i3 = arith.addi %i0, %c3 : index
+            %x0 = memref.load %part[%i0] : memref<${part}x${ft}, #gpu.address_space<workgroup>>
+            %x1 = memref.load %part[%i1] : memref<${part}x${ft}, #gpu.address_space<workgroup>>
+            %x2 = memref.load %part[%i2] : memref<${part}x${ft}, #gpu.address_space<workgroup>>
+            %x3 = memref.load %part[%i3] : memref<${part}x${ft}, #gpu.address_space<workgroup>>
+            %b0 = arith.addf %a0, %x0 : ${ft}
+            %b1 = arith.addf %a1, %x1 : ${ft}
+            %b2 = arith.addf %a2, %x2 : ${ft}
+            %b3 = arith.addf %a3, %x3 : ${ft}
+            scf.yield %b0, %b1, %b2, %b3 : ${ft}, ${ft}, ${ft}, ${ft}
+          }
+          %h0 = arith.addf %s#0, %s#1 : ${ft}
+          %h1 = arith.addf %s#2, %s#3 : ${ft}
+          %r = arith.addf %h0, %h1 : ${ft}
+          return %r : ${ft}
         }
 
         func.func @main() attributes {translation_info = #iree_codegen.translation_info<pipeline = ${pipeline} workgroup_size = [128, 1, 1]>} {
@@ -153,7 +193,8 @@ ${contribute}
           %c128 = arith.constant 128 : index
           %c129 = arith.constant 129 : index
           %cspan = arith.constant ${span} : index
-          %even = arith.constant -2 : index  // ~1: n & even rounds n down to even
+          %cparts = arith.constant ${part_rows} : index
+          %four = arith.constant -4 : index  // ~3: n & four rounds n down to a multiple of 4
           %ckp = arith.constant ${kp} : index
           %cnf = arith.constant ${nf} : index
           %true = arith.constant true
@@ -201,8 +242,8 @@ ${contribute}
           %m = hal.interface.workgroup.id[0] : index
           %wy = hal.interface.workgroup.id[1] : index
           %b0 = arith.muli %wy, %cnf : index
-          %flags = memref.alloc() : memref<2xi32, #gpu.address_space<workgroup>>
-          func.call @vote_init(%flags, %lid) : (memref<2xi32, #gpu.address_space<workgroup>>, index) -> ()
+          %flags = memref.alloc() : memref<${vote_flags}xi32, #gpu.address_space<workgroup>>
+          func.call @vote_init(%flags, %lid) : (memref<${vote_flags}xi32, #gpu.address_space<workgroup>>, index) -> ()
           // first index of order m in the m-major layout: m (2 L + 3 - m) / 2
           %l2 = arith.muli %lmax, %c2 : index
           %l23 = arith.addi %l2, %c3 : index
@@ -238,13 +279,18 @@ ${contribute}
           %nspans = scf.for %c0p = %skip to %npairs step %chunk iter_args(%n0 = %c0) -> (index) {
             // the thread's pairs p0 .. p0 + ${kp} - 1; past the last pair, the last one with w = 0
             %p0 = arith.addi %c0p, %tp : index
-            %pf = arith.minui %p0, %plast : index
             %idle = arith.cmpi uge, %p0, %npairs : index
-            // threads with a pair in this chunk: the columns of part that hold values
-            %left_p = arith.subi %npairs, %c0p : index
-            %nact0 = arith.ceildivui %left_p, %ckp : index
-            %nact = arith.minui %nact0, %c128 : index
-            %dif = func.call @thread_form(%xtab, %pf) : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> i1
+            // a thread without pairs in this chunk adds zeros: its column of part, once the
+            // previous chunk's last rows are summed
+            gpu.barrier
+            scf.if %idle {
+              scf.for %r = %c0 to %cparts step %c1 {
+                %o = arith.muli %r, %c129 : index
+                %i = arith.addi %o, %lid : index
+                memref.store %zero, %part[%i] : memref<${part}x${ft}, #gpu.address_space<workgroup>>
+              }
+            }
+            %dif = func.call @group_form(%xtab, %c0p, %lid, %plast) : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> i1
             %uh, %ul, %y0, %k0 = func.call @init(%xtab, %powtab, %mseed, %m, %p0, %plast, %nbits, %dif)
                 : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>,
                    memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, index, i1)
@@ -259,12 +305,12 @@ ${contribute}
               // a thread past the last pair runs no degree, and votes live
               %mine0 = func.call @live(%k) : (vector<${kp}x${it}>) -> i1
               %mine = arith.ori %mine0, %idle : i1
-              func.call @vote(%flags, %n, %lid, %mine) : (memref<2xi32, #gpu.address_space<workgroup>>, index, index, i1) -> ()
+              func.call @vote(%flags, %n, %lid, %mine) : (memref<${vote_flags}xi32, #gpu.address_space<workgroup>>, index, index, i1) -> ()
               %li = arith.addi %base, %lid : index
               %inl = arith.cmpi ult, %li, %nl : index
               %lo = arith.cmpi ult, %lid, %cspan : index
               scf.if %lo {
-                // rows past the last degree are zeros: the loops below run to an even count
+                // rows past the last degree are zeros: the loops below run to a multiple of 4
                 %idx0 = arith.addi %mstart, %li : index
                 %idx = arith.select %inl, %idx0, %mstart : index
                 scf.for %t = %c0 to %c4 step %c1 {
@@ -276,30 +322,30 @@ ${contribute}
               gpu.barrier
               %left = arith.subi %nl, %base : index
               %cnt = arith.minui %left, %cspan : index
-              %cnt1 = arith.addi %cnt, %c1 : index
-              %cnt20 = arith.andi %cnt1, %even : index
-              %cnt2 = arith.select %idle, %c0, %cnt20 : index
-              %live = func.call @all_live(%flags, %n) : (memref<2xi32, #gpu.address_space<workgroup>>, index) -> i1
-              // one loop per form, uniform in a thread; the lean one once all pairs of the
-              // workgroup are live
+              %cnt3 = arith.addi %cnt, %c3 : index
+              %cnt40 = arith.andi %cnt3, %four : index
+              %cnt4 = arith.select %idle, %c0, %cnt40 : index
+              %live = func.call @all_live(%flags, %n, %lid) : (memref<${vote_flags}xi32, #gpu.address_space<workgroup>>, index, index) -> i1
+              // one loop per form, uniform in a vote group (@group_form); the lean one once
+              // all pairs of the group are live
               %sp:3 = scf.if %dif -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) {
                 %r:3 = scf.if %live -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) {
-                  %w:3 = func.call @span(%true, %false, %uh, %ul, %coef_s, %part, %base, %cnt2, %lid, %g#0, %g#1, %g#2, %g#3, %y1, %z, %k)
+                  %w:3 = func.call @span(%true, %false, %uh, %ul, %coef_s, %part, %base, %cnt4, %lid, %g#0, %g#1, %g#2, %g#3, %y1, %z, %k)
                       : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<${span}x4x${ft}, #gpu.address_space<workgroup>>, memref<${part}x${ft}, #gpu.address_space<workgroup>>, index, index, index, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>)
                   scf.yield %w#0, %w#1, %w#2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
                 } else {
-                  %w:3 = func.call @span(%true, %true, %uh, %ul, %coef_s, %part, %base, %cnt2, %lid, %g#0, %g#1, %g#2, %g#3, %y1, %z, %k)
+                  %w:3 = func.call @span(%true, %true, %uh, %ul, %coef_s, %part, %base, %cnt4, %lid, %g#0, %g#1, %g#2, %g#3, %y1, %z, %k)
                       : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<${span}x4x${ft}, #gpu.address_space<workgroup>>, memref<${part}x${ft}, #gpu.address_space<workgroup>>, index, index, index, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>)
                   scf.yield %w#0, %w#1, %w#2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
                 }
                 scf.yield %r#0, %r#1, %r#2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
               } else {
                 %r:3 = scf.if %live -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) {
-                  %w:3 = func.call @span(%false, %false, %uh, %ul, %coef_s, %part, %base, %cnt2, %lid, %g#0, %g#1, %g#2, %g#3, %y1, %z, %k)
+                  %w:3 = func.call @span(%false, %false, %uh, %ul, %coef_s, %part, %base, %cnt4, %lid, %g#0, %g#1, %g#2, %g#3, %y1, %z, %k)
                       : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<${span}x4x${ft}, #gpu.address_space<workgroup>>, memref<${part}x${ft}, #gpu.address_space<workgroup>>, index, index, index, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>)
                   scf.yield %w#0, %w#1, %w#2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
                 } else {
-                  %w:3 = func.call @span(%false, %true, %uh, %ul, %coef_s, %part, %base, %cnt2, %lid, %g#0, %g#1, %g#2, %g#3, %y1, %z, %k)
+                  %w:3 = func.call @span(%false, %true, %uh, %ul, %coef_s, %part, %base, %cnt4, %lid, %g#0, %g#1, %g#2, %g#3, %y1, %z, %k)
                       : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<${span}x4x${ft}, #gpu.address_space<workgroup>>, memref<${part}x${ft}, #gpu.address_space<workgroup>>, index, index, index, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>)
                   scf.yield %w#0, %w#1, %w#2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
                 }
@@ -315,12 +361,7 @@ ${contribute}
               %nrows = arith.muli %cntnf, %c2 : index
               scf.for %r = %lid to %nrows step %c128 {
                 %o = arith.muli %r, %c129 : index
-                %s = scf.for %col = %c0 to %nact step %c1 iter_args(%acc = %zero) -> (${ft}) {
-                  %i = arith.addi %o, %col : index
-                  %x = memref.load %part[%i] : memref<${part}x${ft}, #gpu.address_space<workgroup>>
-                  %acc2 = arith.addf %acc, %x : ${ft}
-                  scf.yield %acc2 : ${ft}
-                }
+                %s = func.call @row_sum(%part, %o) : (memref<${part}x${ft}, #gpu.address_space<workgroup>>, index) -> ${ft}
                 %cpart = arith.remui %r, %c2 : index
                 %jf = arith.divui %r, %c2 : index
                 %j = arith.divui %jf, %cnf : index

@@ -9,9 +9,9 @@
 // even (l-m) and odd parts are summed apart and combined at the end. ${nf} fields per thread
 // share the recurrence. The accumulators are vector<${slots}>, slot i ${nf} + f for pair i
 // and field f, re and im apart. Degrees run in spans of 64 staged in workgroup memory; per
-// span the workgroup takes the lean loop of each thread's form once all its pairs carry
-// true values, else the careful loop (rescaling checked every 8 degrees, values times the
-// live factor).
+// span each vote group of ${vote_group} threads (a warp on NVIDIA) takes the lean loop of its
+// form once all its pairs carry true values, else the careful loop (rescaling checked every
+// 8 degrees, values times the live factor).
   hal.executable private @${exe} {
     hal.executable.variant public @v target(${target}) {
       hal.executable.export public @main ordinal(0) layout(#leg_synth_layout)
@@ -70,20 +70,21 @@ ${expand_f}
           return %y, %zn, %re2, %im2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>
         }
 
-        // The degrees 0 .. %cnt2 - 1 of the span (l - m = %base + j), two per iteration, even
-        // then odd l - m (the span starts at an even l - m), into fresh sums (e, o) of the
-        // span. %dif and %careful are constants at each call site.
+        // The degrees 0 .. %cnt4 - 1 of the span (l - m = %base + j), four per iteration,
+        // even, odd, even, odd l - m (the span starts at an even l - m), into fresh sums (e,
+        // o) of the span. %dif and %careful are constants at each call site.
         func.func private @span(%dif: i1, %careful: i1, %uh: vector<${kp}x${ft}>, %ul: vector<${kp}x${ft}>,
-            %coef_s: memref<64x4x${ft}, #gpu.address_space<workgroup>>, %qre_s: memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, %qim_s: memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, %base: index, %cnt2: index,
+            %coef_s: memref<64x4x${ft}, #gpu.address_space<workgroup>>, %qre_s: memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, %qim_s: memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, %base: index, %cnt4: index,
             %y1: vector<${kp}x${ft}>, %z: vector<${kp}x${ft}>, %k: vector<${kp}x${it}>)
             -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>) {
           %c0 = arith.constant 0 : index
           %c1 = arith.constant 1 : index
           %c2 = arith.constant 2 : index
-          %c6 = arith.constant 6 : index
+          %c3 = arith.constant 3 : index
+          %c4 = arith.constant 4 : index
           %z4 = arith.constant dense<0.0> : vector<${slots}x${ft}>
           %sk0 = func.call @live_factor(%k) : (vector<${kp}x${it}>) -> vector<${kp}x${ft}>
-          %r:8 = scf.for %j = %c0 to %cnt2 step %c2
+          %r:8 = scf.for %j = %c0 to %cnt4 step %c4
               iter_args(%a1 = %y1, %a2 = %z, %a0 = %k, %sk = %sk0, %a3 = %z4, %a4 = %z4, %a5 = %z4, %a6 = %z4)
               -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>) {
             %ev:4 = func.call @degree(%dif, %careful, %uh, %ul, %coef_s, %qre_s, %qim_s, %j, %a1, %a2, %sk, %a3, %a4)
@@ -91,19 +92,25 @@ ${expand_f}
             %j1 = arith.addi %j, %c1 : index
             %od:4 = func.call @degree(%dif, %careful, %uh, %ul, %coef_s, %qre_s, %qim_s, %j1, %ev#0, %ev#1, %sk, %a5, %a6)
                 : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<64x4x${ft}, #gpu.address_space<workgroup>>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, index, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>)
-            // careful: @rescale every 8 degrees (l - m = 6 mod 8 after this pair of steps)
+            %j2 = arith.addi %j, %c2 : index
+            %ev2:4 = func.call @degree(%dif, %careful, %uh, %ul, %coef_s, %qre_s, %qim_s, %j2, %od#0, %od#1, %sk, %ev#2, %ev#3)
+                : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<64x4x${ft}, #gpu.address_space<workgroup>>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, index, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>)
+            %j3 = arith.addi %j, %c3 : index
+            %od2:4 = func.call @degree(%dif, %careful, %uh, %ul, %coef_s, %qre_s, %qim_s, %j3, %ev2#0, %ev2#1, %sk, %od#2, %od#3)
+                : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<64x4x${ft}, #gpu.address_space<workgroup>>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, index, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>)
+            // careful: @rescale every 8 degrees (l - m = 4 mod 8 at the start of these steps)
             %dl = arith.addi %base, %j : index
-            %ph = arith.andi %dl, %c6 : index
-            %at = arith.cmpi eq, %ph, %c6 : index
+            %ph = arith.andi %dl, %c4 : index
+            %at = arith.cmpi eq, %ph, %c4 : index
             %chk = arith.andi %careful, %at : i1
             %rs:4 = scf.if %chk -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>) {
-              %r:3 = func.call @rescale(%od#0, %od#1, %a0) : (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>)
+              %r:3 = func.call @rescale(%od2#0, %od2#1, %a0) : (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>)
               %f = func.call @live_factor(%r#2) : (vector<${kp}x${it}>) -> vector<${kp}x${ft}>
               scf.yield %r#0, %r#1, %r#2, %f : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>
             } else {
-              scf.yield %od#0, %od#1, %a0, %sk : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>
+              scf.yield %od2#0, %od2#1, %a0, %sk : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>
             }
-            scf.yield %rs#0, %rs#1, %rs#2, %rs#3, %ev#2, %ev#3, %od#2, %od#3
+            scf.yield %rs#0, %rs#1, %rs#2, %rs#3, %ev2#2, %ev2#3, %od2#2, %od2#3
                 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>
           }
           return %r#0, %r#1, %r#2, %r#4, %r#5, %r#6, %r#7 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>
@@ -186,7 +193,7 @@ ${expand_f}
           %c3 = arith.constant 3 : index
           %c4 = arith.constant 4 : index
           %c64 = arith.constant 64 : index
-          %even = arith.constant -2 : index  // ~1: n & even rounds n down to even
+          %four = arith.constant -4 : index  // ~3: n & four rounds n down to a multiple of 4
           %ckp = arith.constant ${kp} : index
           %cnf = arith.constant ${nf} : index
           %true = arith.constant true
@@ -236,8 +243,8 @@ ${expand_f}
           %m = hal.interface.workgroup.id[1] : index
           %wz = hal.interface.workgroup.id[2] : index
           %b0 = arith.muli %wz, %cnf : index
-          %flags = memref.alloc() : memref<2xi32, #gpu.address_space<workgroup>>
-          func.call @vote_init(%flags, %lid) : (memref<2xi32, #gpu.address_space<workgroup>>, index) -> ()
+          %flags = memref.alloc() : memref<${vote_flags}xi32, #gpu.address_space<workgroup>>
+          func.call @vote_init(%flags, %lid) : (memref<${vote_flags}xi32, #gpu.address_space<workgroup>>, index) -> ()
           %n0 = arith.constant 0 : index
           // the pairs next to the pole that this m skips hold F = 0, written by workgroup 0;
           // the threads take the pairs after them
@@ -267,9 +274,8 @@ ${expand_f}
 
           // past the last pair, a thread repeats it (and stores nothing)
           %plast = arith.subi %npairs, %c1 : index
-          %pf = arith.minui %p0, %plast : index
           %idle = arith.cmpi uge, %p0, %npairs : index
-          %dif = func.call @thread_form(%xtab, %pf) : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> i1
+          %dif = func.call @group_form(%xtab, %wfirst, %lid, %plast) : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> i1
           %uh, %ul, %y0, %k0 = func.call @init(%xtab, %powtab, %mseed, %m, %p0, %plast, %nbits, %dif)
               : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>,
                  memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, index, i1)
@@ -286,13 +292,13 @@ ${expand_f}
             // a thread past the last pair runs no degree, and votes live
             %mine0 = func.call @live(%k) : (vector<${kp}x${it}>) -> i1
             %mine = arith.ori %mine0, %idle : i1
-            func.call @vote(%flags, %n, %lid, %mine) : (memref<2xi32, #gpu.address_space<workgroup>>, index, index, i1) -> ()
+            func.call @vote(%flags, %n, %lid, %mine) : (memref<${vote_flags}xi32, #gpu.address_space<workgroup>>, index, index, i1) -> ()
             %li = arith.addi %base, %lid : index
             %inl = arith.cmpi ult, %li, %nl : index
             %idx0 = arith.addi %mstart, %li : index
             %idx = arith.select %inl, %idx0, %mstart : index
             %blast = arith.subi %nfields, %c1 : index
-            // rows past the last degree are zeros: the loops below run to an even count
+            // rows past the last degree are zeros: the loops below run to a multiple of 4
             scf.for %t = %c0 to %c4 step %c1 {
               %cv0 = memref.load %coef[%idx, %t] : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>
               %cv = arith.select %inl, %cv0, %zero : ${ft}
@@ -317,30 +323,30 @@ ${expand_f}
             gpu.barrier
             %left = arith.subi %nl, %base : index
             %cnt = arith.minui %left, %c64 : index
-            %cnt1 = arith.addi %cnt, %c1 : index
-            %cnt20 = arith.andi %cnt1, %even : index
-            %cnt2 = arith.select %idle, %c0, %cnt20 : index
-            %live = func.call @all_live(%flags, %n) : (memref<2xi32, #gpu.address_space<workgroup>>, index) -> i1
-            // one loop per form, uniform in a thread; the lean one once all pairs of the
-            // workgroup are live
+            %cnt3 = arith.addi %cnt, %c3 : index
+            %cnt40 = arith.andi %cnt3, %four : index
+            %cnt4 = arith.select %idle, %c0, %cnt40 : index
+            %live = func.call @all_live(%flags, %n, %lid) : (memref<${vote_flags}xi32, #gpu.address_space<workgroup>>, index, index) -> i1
+            // one loop per form, uniform in a vote group (@group_form); the lean one once
+            // all pairs of the group are live
             %sp:7 = scf.if %dif -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>) {
               %r:7 = scf.if %live -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>) {
-                %w:7 = func.call @span(%true, %false, %uh, %ul, %coef_s, %qre_s, %qim_s, %base, %cnt2, %y1, %z, %k)
+                %w:7 = func.call @span(%true, %false, %uh, %ul, %coef_s, %qre_s, %qim_s, %base, %cnt4, %y1, %z, %k)
                     : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<64x4x${ft}, #gpu.address_space<workgroup>>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, index, index, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>)
                 scf.yield %w#0, %w#1, %w#2, %w#3, %w#4, %w#5, %w#6 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>
               } else {
-                %w:7 = func.call @span(%true, %true, %uh, %ul, %coef_s, %qre_s, %qim_s, %base, %cnt2, %y1, %z, %k)
+                %w:7 = func.call @span(%true, %true, %uh, %ul, %coef_s, %qre_s, %qim_s, %base, %cnt4, %y1, %z, %k)
                     : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<64x4x${ft}, #gpu.address_space<workgroup>>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, index, index, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>)
                 scf.yield %w#0, %w#1, %w#2, %w#3, %w#4, %w#5, %w#6 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>
               }
               scf.yield %r#0, %r#1, %r#2, %r#3, %r#4, %r#5, %r#6 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>
             } else {
               %r:7 = scf.if %live -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>) {
-                %w:7 = func.call @span(%false, %false, %uh, %ul, %coef_s, %qre_s, %qim_s, %base, %cnt2, %y1, %z, %k)
+                %w:7 = func.call @span(%false, %false, %uh, %ul, %coef_s, %qre_s, %qim_s, %base, %cnt4, %y1, %z, %k)
                     : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<64x4x${ft}, #gpu.address_space<workgroup>>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, index, index, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>)
                 scf.yield %w#0, %w#1, %w#2, %w#3, %w#4, %w#5, %w#6 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>
               } else {
-                %w:7 = func.call @span(%false, %true, %uh, %ul, %coef_s, %qre_s, %qim_s, %base, %cnt2, %y1, %z, %k)
+                %w:7 = func.call @span(%false, %true, %uh, %ul, %coef_s, %qre_s, %qim_s, %base, %cnt4, %y1, %z, %k)
                     : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<64x4x${ft}, #gpu.address_space<workgroup>>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, index, index, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>)
                 scf.yield %w#0, %w#1, %w#2, %w#3, %w#4, %w#5, %w#6 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>
               }

@@ -120,13 +120,38 @@
           return %uh, %ul : ${ft}, ${ft}
         }
 
-        // The form of a thread's pairs: the difference form when its first (most polar) pair
-        // lies within 55 degrees of the pole (x > X0 = cos 55 deg). A thread's pairs are
-        // adjacent rows, so one form serves them all: either form is accurate a few rows
-        // past 55 degrees, and the loops need no per-pair select.
-        func.func private @thread_form(%xtab: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, %p: index) -> i1 {
+        // The form of a thread's pairs: the difference form when the pair that decides lies
+        // within 55 degrees of the pole (x > X0 = cos 55 deg). On grids of 4 ${vote_group} ${kp}
+        // pairs and more, the middle pair of the thread's vote group (below) decides for the
+        // group, so that no warp runs both loops (per thread, the warp on the boundary ran
+        // both): the boundary moves by an eighth of the rows at most (11 degrees; 5.6 at lmax
+        // 1023), where any boundary from 45 to 60 degrees is within 3% of the best accuracy
+        // (tools/recurrence_accuracy.md). On smaller grids a group spans too many degrees, and
+        // each thread's first pair decides. %first: the first pair of thread 0 of the
+        // workgroup (thread t starts at %first + t ${kp}).
+        func.func private @group_form(%xtab: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, %first: index,
+                                      %lid: index, %plast: index) -> i1 {
           %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %cg = arith.constant ${vote_group} : index
+          %ckp = arith.constant ${kp} : index
           %x0 = arith.constant 0.573576436 : ${ft}
+          %r = arith.remui %lid, %cg : index
+          %g0 = arith.subi %lid, %r : index
+          %h = arith.constant ${vote_group_half} : index
+          %t = arith.addi %g0, %h : index
+          %o = arith.muli %t, %ckp : index
+          %p0 = arith.addi %first, %o : index
+          %pg = arith.minui %p0, %plast : index
+          %lo = arith.muli %lid, %ckp : index
+          %pt0 = arith.addi %first, %lo : index
+          %pt = arith.minui %pt0, %plast : index
+          %c4 = arith.constant 4 : index
+          %g4 = arith.muli %cg, %c4 : index
+          %rows = arith.muli %g4, %ckp : index
+          %npairs = arith.addi %plast, %c1 : index
+          %big = arith.cmpi ule, %rows, %npairs : index
+          %p = arith.select %big, %pg, %pt : index
           %xh = memref.load %xtab[%p, %c0] : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>
           %dif = arith.cmpf ogt, %xh, %x0 : ${ft}
           return %dif : i1
@@ -182,48 +207,63 @@
           return %n : index
         }
 
-        // A workgroup-wide vote on "every pair of every thread is live", so that the
-        // workgroup's warps take one loop together instead of running the lean and the
-        // careful loop one after the other. Two flags, used by alternate spans (%n: the
-        // span's running count): during span n's staging, threads not live set flag n % 2,
-        // thread 0 clears the other one (read last in span n - 1, written next in span n + 1);
-        // after the staging barrier every thread reads flag n % 2.
-        func.func private @vote(%flags: memref<2xi32, #gpu.address_space<workgroup>>, %n: index,
-                                %lid: index, %live: i1) {
-          %c0 = arith.constant 0 : index
+        // A vote per group of ${vote_group} threads (a warp on NVIDIA) on "every pair of every thread
+        // of the group is live", so that a warp takes one loop instead of running the lean
+        // and the careful loop one after the other, while warps whose pairs are all live
+        // already run lean (a vote of the whole workgroup kept 62% of the steps at lmax 1023
+        // careful, one per warp 38%). Two flags per group, used by alternate spans (%n: the
+        // span's running count): during span n's staging, threads not live set their group's
+        // flag n % 2, the group's first thread clears the other one (read last in span n - 1,
+        // written next in span n + 1); after the staging barrier each thread reads its
+        // group's flag n % 2. A device whose subgroups are not groups of ${vote_group} threads gets the
+        // same sums.
+        func.func private @vote_slot(%n: index, %lid: index) -> (index, index) {
           %c1 = arith.constant 1 : index
           %c2 = arith.constant 2 : index
+          %cg = arith.constant ${vote_group} : index
+          %g = arith.divui %lid, %cg : index
+          %g2 = arith.muli %g, %c2 : index
+          %par = arith.remui %n, %c2 : index
+          %slot = arith.addi %g2, %par : index
+          %opar = arith.subi %c1, %par : index
+          %other = arith.addi %g2, %opar : index
+          return %slot, %other : index, index
+        }
+        func.func private @vote(%flags: memref<${vote_flags}xi32, #gpu.address_space<workgroup>>, %n: index,
+                                %lid: index, %live: i1) {
+          %c0 = arith.constant 0 : index
+          %cg = arith.constant ${vote_group} : index
           %i0 = arith.constant 0 : i32
           %i1 = arith.constant 1 : i32
-          %slot = arith.remui %n, %c2 : index
-          %other = arith.subi %c1, %slot : index
-          %first = arith.cmpi eq, %lid, %c0 : index
+          %slot, %other = func.call @vote_slot(%n, %lid) : (index, index) -> (index, index)
+          %r = arith.remui %lid, %cg : index
+          %first = arith.cmpi eq, %r, %c0 : index
           scf.if %first {
-            memref.store %i0, %flags[%other] : memref<2xi32, #gpu.address_space<workgroup>>
+            memref.store %i0, %flags[%other] : memref<${vote_flags}xi32, #gpu.address_space<workgroup>>
           }
           %true = arith.constant true
           %notlive = arith.xori %live, %true : i1
           scf.if %notlive {
-            memref.store %i1, %flags[%slot] : memref<2xi32, #gpu.address_space<workgroup>>
+            memref.store %i1, %flags[%slot] : memref<${vote_flags}xi32, #gpu.address_space<workgroup>>
           }
           return
         }
-        func.func private @all_live(%flags: memref<2xi32, #gpu.address_space<workgroup>>, %n: index) -> i1 {
-          %c2 = arith.constant 2 : index
+        func.func private @all_live(%flags: memref<${vote_flags}xi32, #gpu.address_space<workgroup>>, %n: index,
+                                    %lid: index) -> i1 {
           %i0 = arith.constant 0 : i32
-          %slot = arith.remui %n, %c2 : index
-          %v = memref.load %flags[%slot] : memref<2xi32, #gpu.address_space<workgroup>>
+          %slot, %other = func.call @vote_slot(%n, %lid) : (index, index) -> (index, index)
+          %v = memref.load %flags[%slot] : memref<${vote_flags}xi32, #gpu.address_space<workgroup>>
           %all = arith.cmpi eq, %v, %i0 : i32
           return %all : i1
         }
-        func.func private @vote_init(%flags: memref<2xi32, #gpu.address_space<workgroup>>, %lid: index) {
+        func.func private @vote_init(%flags: memref<${vote_flags}xi32, #gpu.address_space<workgroup>>, %lid: index) {
           %c0 = arith.constant 0 : index
-          %c1 = arith.constant 1 : index
+          %c2 = arith.constant 2 : index
           %i0 = arith.constant 0 : i32
-          %first = arith.cmpi eq, %lid, %c0 : index
+          %n = arith.constant ${vote_flags} : index
+          %first = arith.cmpi ult, %lid, %n : index
           scf.if %first {
-            memref.store %i0, %flags[%c0] : memref<2xi32, #gpu.address_space<workgroup>>
-            memref.store %i0, %flags[%c1] : memref<2xi32, #gpu.address_space<workgroup>>
+            memref.store %i0, %flags[%lid] : memref<${vote_flags}xi32, #gpu.address_space<workgroup>>
           }
           return
         }
