@@ -29,6 +29,7 @@ import string
 from pathlib import Path
 
 from ireesht.legendre import RESCALE_BITS
+from ireesht.pipeline import split_sections
 from ireesht.plan import STAGES, SYNTH_WG, Plan, analys_fields_per_thread
 from ireesht.resources import data_dir
 
@@ -46,18 +47,20 @@ VOTE_GROUP = 32  # threads that choose the lean or careful loop together (legend
 # that add and subtract s times a term.
 FFT_DIRECTIONS = {"fft_synth": dict(sign="+", plus_s="addf", minus_s="subf"),
                   "fft_analys": dict(sign="-", plus_s="subf", minus_s="addf")}
-# The bit layout of each float type the templates take (IEEE 754), and the rescaling of the
+# The bit layout of each float type the templates take (IEEE 754), the byte alignment of a
+# (re, im) pair (``pair_align``: vector<2> loads and stores of the Fourier stages), and the
+# rescaling of the
 # recurrence (ireesht/legendre.py): values carried as y 2^(S k), |y| < 2^T, with S and T
 # such that the dropped values (below 2^(T - S)) are far below the type's rounding.
 FLOAT_FORMATS = {
     "f32": dict(it="i32", exp_bias=127, mant_bits=23, exp_mask=0xFF,
                 frexp_keep=-0x7F800001,  # 0x807fffff: sign and mantissa
                 half_bits=0x3F000000,  # the exponent of 0.5
-                frexp_off=126, dtype="float32"),
+                frexp_off=126, pair_align=8, dtype="float32"),
     "f64": dict(it="i64", exp_bias=1023, mant_bits=52, exp_mask=0x7FF,
                 frexp_keep=-0x7FF0000000000001,  # 0x800fffffffffffff
                 half_bits=0x3FE0000000000000,
-                frexp_off=1022, dtype="float64"),
+                frexp_off=1022, pair_align=16, dtype="float64"),
 }
 for _f in FLOAT_FORMATS.values():
     _t, _s = RESCALE_BITS[_f.pop("dtype")]
@@ -146,6 +149,33 @@ def _contribute(kp: int, nf: int, ft: str, part: int) -> str:
     return "\n".join(lines)
 
 
+def fft_pass_calls(ft: str) -> dict[str, str]:
+    """fft_core.mlir's passes unrolled over a thread's butterflies tid + 128 q (q < 4 for radix
+    4, q < 8 for radix 2): each butterfly's outputs in named values, stored after the barrier."""
+    sm = f"memref<4096x{ft}, #gpu.address_space<workgroup>>"
+    tw = f"memref<?x{ft}, #hal.descriptor_type<storage_buffer>>"
+    out = {}
+    for radix, count, nb, args, puts in (
+            (4, 4, "%nb4", f"%sm, %tw, %i{{q}}, %nb4, %half, %pm1, %ts) : (i1, {sm}, {tw}, index, index, index, index, index)",
+             f"%sm, %i{{q}}, %pm1, %p, %half, {{ys}}) : (i1, {sm}, index, index, index, index, {{yt}}) -> ()"),
+            (2, 8, "%nb2", f"%sm, %i{{q}}, %nb2, %half) : (i1, {sm}, index, index, index)",
+             f"%sm, %i{{q}}, %half, {{ys}}) : (i1, {sm}, index, index, {{yt}}) -> ()")):
+        nv = 2 * radix
+        ft_list = ", ".join([ft] * nv)
+        calls, stores = [], []
+        for q in range(count):
+            pad = " " * 12
+            calls += [f"{pad}%o{q} = arith.constant {128 * q} : index",
+                      f"{pad}%i{q} = arith.addi %tid, %o{q} : index",
+                      f"{pad}%in{q} = arith.cmpi ult, %i{q}, {nb} : index",
+                      f"{pad}%y{q}:{nv} = func.call @radix{radix}(%in{q}, " + args.format(q=q)
+                      + f" -> ({ft_list})"]
+            ys = ", ".join(f"%y{q}#{t}" for t in range(nv))
+            stores.append(f"{pad}func.call @put{radix}(%in{q}, " + puts.format(q=q, ys=ys, yt=ft_list))
+        out[f"radix{radix}_calls"] = "\n".join(calls + [" " * 12 + "gpu.barrier"] + stores)
+    return out
+
+
 def _pairs_per_thread(npairs: int, threads: int, most: int) -> int:
     """Latitude pairs per thread, 1, 2 or 4 and at most ``most``: the fewest with which
     ``threads`` threads cover the grid, so that a small grid still keeps every thread busy."""
@@ -202,7 +232,10 @@ def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
         if "kp" in v:
             v["legendre_core"] = string.Template(core).substitute(v)
         if stage in FFT_DIRECTIONS:
-            v["fft_core"] = string.Template(fft_core).substitute(v, **FFT_DIRECTIONS[stage])
+            parts = split_sections(fft_core, "part")
+            fv = {**v, **FFT_DIRECTIONS[stage], **fft_pass_calls(values["ft"])}
+            v["fft_funcs"] = string.Template(parts["funcs"]).substitute(fv)
+            v["fft_core"] = string.Template(parts["passes"]).substitute(fv)
         out[stage] = v
     return out
 

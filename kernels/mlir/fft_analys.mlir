@@ -14,8 +14,9 @@
 // The path is chosen at run time from the NP push constant (a uniform branch).
 // No sin/cos on the device: every rotation is a `twiddle` entry (host float64, rounded once).
 //
-// string.Template placeholders: ${exe} ${target} ${pipeline} ${ft} ${nlat}, and fft_core: the
-// FFT passes, kernels/mlir/fft_core.mlir, in this stage's direction. The buffers are typed
+// string.Template placeholders: ${exe} ${target} ${pipeline} ${ft} ${nlat}, and fft_funcs /
+// fft_core: the butterflies and the FFT passes of kernels/mlir/fft_core.mlir, in this stage's
+// direction. The buffers are typed
 // from the push constants, so one compiled kernel serves every NP, mc and B.
 hal.executable private @${exe} {
   hal.executable.variant public @v target(${target}) {
@@ -26,6 +27,7 @@ hal.executable private @${exe} {
       hal.return %nl, %b, %c1 : index, index, index
     } <workgroup_size = [128 : index, 1 : index, 1 : index]>
     builtin.module {
+${fft_funcs}
       func.func @main() attributes {translation_info = #iree_codegen.translation_info<pipeline = ${pipeline} workgroup_size = [128, 1, 1]>} {
         %c0 = arith.constant 0 : index
         %c1 = arith.constant 1 : index
@@ -75,15 +77,18 @@ hal.executable private @${exe} {
         %fast = arith.andi %fast0, %le : i1
         scf.if %fast {
           %n = arith.shrui %np, %c1 : index
-          // coalesced row read, de-interleaved into z_n = f_2n + i f_2n+1
-          scf.for %t = %tid to %np step %wg {
-            %o = arith.addi %fb, %t : index
-            %v = memref.load %f[%o] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            %h = arith.shrui %t, %c1 : index
-            %odd1 = arith.andi %t, %c1 : index
-            %oh = arith.muli %odd1, %half : index
-            %s = arith.addi %h, %oh : index
-            memref.store %v, %sm[%s] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+          // coalesced row read, one two-value load (f_2n, f_2n+1) per n (aligned: the row
+          // starts at an even index), de-interleaved into z_n = f_2n + i f_2n+1
+          scf.for %t = %tid to %n step %wg {
+            %t2 = arith.muli %t, %c2 : index
+            %o = arith.addi %fb, %t2 : index
+            %v = "vector.load"(%f, %o) <{alignment = ${pair_align} : i64}>
+                : (memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> vector<2x${ft}>
+            %re = vector.extract %v[0] : ${ft} from vector<2x${ft}>
+            %im = vector.extract %v[1] : ${ft} from vector<2x${ft}>
+            %th = arith.addi %t, %half : index
+            memref.store %re, %sm[%t] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            memref.store %im, %sm[%th] : memref<4096x${ft}, #gpu.address_space<workgroup>>
           }
           gpu.barrier
 ${fft_core}

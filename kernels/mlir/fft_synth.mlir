@@ -13,8 +13,9 @@
 // The path is chosen at run time from the NP push constant (a uniform branch).
 // No sin/cos on the device: every rotation is a `twiddle` entry (host float64, rounded once).
 //
-// string.Template placeholders: ${exe} ${target} ${pipeline} ${ft} ${nlat}, and fft_core: the
-// FFT passes, kernels/mlir/fft_core.mlir, in this stage's direction. The buffers are typed
+// string.Template placeholders: ${exe} ${target} ${pipeline} ${ft} ${nlat}, and fft_funcs /
+// fft_core: the butterflies and the FFT passes of kernels/mlir/fft_core.mlir, in this stage's
+// direction. The buffers are typed
 // from the push constants, so one compiled kernel serves every NP, mc and B.
 hal.executable private @${exe} {
   hal.executable.variant public @v target(${target}) {
@@ -25,6 +26,7 @@ hal.executable private @${exe} {
       hal.return %nl, %b, %c1 : index, index, index
     } <workgroup_size = [128 : index, 1 : index, 1 : index]>
     builtin.module {
+${fft_funcs}
       func.func @main() attributes {translation_info = #iree_codegen.translation_info<pipeline = ${pipeline} workgroup_size = [128, 1, 1]>} {
         %c0 = arith.constant 0 : index
         %c1 = arith.constant 1 : index
@@ -127,15 +129,16 @@ hal.executable private @${exe} {
           }
           gpu.barrier
 ${fft_core}
-          // f_2n = Re z_n, f_2n+1 = Im z_n: a coalesced row write
-          scf.for %t = %tid to %np step %wg {
-            %h = arith.shrui %t, %c1 : index
-            %odd1 = arith.andi %t, %c1 : index
-            %oh = arith.muli %odd1, %half : index
-            %s = arith.addi %h, %oh : index
-            %v = memref.load %sm[%s] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %o = arith.addi %fb, %t : index
-            memref.store %v, %f[%o] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+          // (f_2n, f_2n+1) = (Re z_n, Im z_n): one two-value store per n (aligned: the row
+          // starts at an even index), a coalesced row write
+          scf.for %t = %tid to %n step %wg {
+            %th = arith.addi %t, %half : index
+            %re = memref.load %sm[%t] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %im = memref.load %sm[%th] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %v = vector.from_elements %re, %im : vector<2x${ft}>
+            %t2 = arith.muli %t, %c2 : index
+            %o = arith.addi %fb, %t2 : index
+            "vector.store"(%v, %f, %o) <{alignment = ${pair_align} : i64}> : (vector<2x${ft}>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> ()
           }
         } else {
           // DIRECT: tiles of HALF coefficients (weight 2 for m >= 1, Im F_0 dropped, applied
