@@ -47,20 +47,18 @@ VOTE_GROUP = 32  # threads that choose the lean or careful loop together (legend
 # that add and subtract s times a term.
 FFT_DIRECTIONS = {"fft_synth": dict(sign="+", plus_s="addf", minus_s="subf"),
                   "fft_analys": dict(sign="-", plus_s="subf", minus_s="addf")}
-# The bit layout of each float type the templates take (IEEE 754), the byte alignment of a
-# (re, im) pair (``pair_align``: vector<2> loads and stores of the Fourier stages), and the
-# rescaling of the
+# The bit layout of each float type the templates take (IEEE 754), and the rescaling of the
 # recurrence (ireesht/legendre.py): values carried as y 2^(S k), |y| < 2^T, with S and T
 # such that the dropped values (below 2^(T - S)) are far below the type's rounding.
 FLOAT_FORMATS = {
     "f32": dict(it="i32", exp_bias=127, mant_bits=23, exp_mask=0xFF,
                 frexp_keep=-0x7F800001,  # 0x807fffff: sign and mantissa
                 half_bits=0x3F000000,  # the exponent of 0.5
-                frexp_off=126, pair_align=8, dtype="float32"),
+                frexp_off=126, dtype="float32"),
     "f64": dict(it="i64", exp_bias=1023, mant_bits=52, exp_mask=0x7FF,
                 frexp_keep=-0x7FF0000000000001,  # 0x800fffffffffffff
                 half_bits=0x3FE0000000000000,
-                frexp_off=1022, pair_align=16, dtype="float64"),
+                frexp_off=1022, dtype="float64"),
 }
 for _f in FLOAT_FORMATS.values():
     _t, _s = RESCALE_BITS[_f.pop("dtype")]

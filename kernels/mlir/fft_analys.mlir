@@ -77,18 +77,17 @@ ${fft_funcs}
         %fast = arith.andi %fast0, %le : i1
         scf.if %fast {
           %n = arith.shrui %np, %c1 : index
-          // coalesced row read, one two-value load (f_2n, f_2n+1) per n (aligned: the row
-          // starts at an even index), de-interleaved into z_n = f_2n + i f_2n+1
-          scf.for %t = %tid to %n step %wg {
-            %t2 = arith.muli %t, %c2 : index
-            %o = arith.addi %fb, %t2 : index
-            %v = "vector.load"(%f, %o) <{alignment = ${pair_align} : i64}>
-                : (memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> vector<2x${ft}>
-            %re = vector.extract %v[0] : ${ft} from vector<2x${ft}>
-            %im = vector.extract %v[1] : ${ft} from vector<2x${ft}>
-            %th = arith.addi %t, %half : index
-            memref.store %re, %sm[%t] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            memref.store %im, %sm[%th] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+          // coalesced row read, de-interleaved into z_n = f_2n + i f_2n+1
+          // (scalar accesses: vector<2> loads and stores of the row crash the pipeline
+          // creation of NVIDIA's Vulkan driver 580.159, H200, 2026-11-30)
+          scf.for %t = %tid to %np step %wg {
+            %o = arith.addi %fb, %t : index
+            %v = memref.load %f[%o] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+            %h = arith.shrui %t, %c1 : index
+            %odd1 = arith.andi %t, %c1 : index
+            %oh = arith.muli %odd1, %half : index
+            %s = arith.addi %h, %oh : index
+            memref.store %v, %sm[%s] : memref<4096x${ft}, #gpu.address_space<workgroup>>
           }
           gpu.barrier
 ${fft_core}

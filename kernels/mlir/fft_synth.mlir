@@ -129,16 +129,17 @@ ${fft_funcs}
           }
           gpu.barrier
 ${fft_core}
-          // (f_2n, f_2n+1) = (Re z_n, Im z_n): one two-value store per n (aligned: the row
-          // starts at an even index), a coalesced row write
-          scf.for %t = %tid to %n step %wg {
-            %th = arith.addi %t, %half : index
-            %re = memref.load %sm[%t] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %im = memref.load %sm[%th] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %v = vector.from_elements %re, %im : vector<2x${ft}>
-            %t2 = arith.muli %t, %c2 : index
-            %o = arith.addi %fb, %t2 : index
-            "vector.store"(%v, %f, %o) <{alignment = ${pair_align} : i64}> : (vector<2x${ft}>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> ()
+          // f_2n = Re z_n, f_2n+1 = Im z_n: a coalesced row write
+          // (scalar accesses: vector<2> loads and stores of the row crash the pipeline
+          // creation of NVIDIA's Vulkan driver 580.159, H200, 2026-11-30)
+          scf.for %t = %tid to %np step %wg {
+            %h = arith.shrui %t, %c1 : index
+            %odd1 = arith.andi %t, %c1 : index
+            %oh = arith.muli %odd1, %half : index
+            %s = arith.addi %h, %oh : index
+            %v = memref.load %sm[%s] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %o = arith.addi %fb, %t : index
+            memref.store %v, %f[%o] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
           }
         } else {
           // DIRECT: tiles of HALF coefficients (weight 2 for m >= 1, Im F_0 dropped, applied
