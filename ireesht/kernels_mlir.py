@@ -18,8 +18,10 @@ bit layout of ``ft`` (``exp_bias``, ``mant_bits``, ``exp_mask``, ``frexp_keep``,
 ``legendre_core`` (``legendre_core.mlir``), for synthesis ``synth_gx`` (its grid's x) and
 ``expand_v`` / ``expand_f`` (bodies that spread pairs and fields over the slots), and, for
 analysis, ``span`` (degrees per span), ``part`` (its values of per-thread sums),
-``part_rows`` (its rows), ``row_stride`` and ``contribute`` (the unrolled body that writes them); the Fourier stages take
-``fft_core`` (``fft_core.mlir``, the FFT passes, in the stage's direction).
+``part_rows`` (its rows), ``row_stride`` and ``contribute`` (the unrolled body that writes
+them); the Fourier stages take ``fft_funcs`` and ``fft_core`` (the two parts of
+``fft_core.mlir``, its butterflies and its passes, in the stage's direction, with the
+unrolled calls of ``fft_pass_calls``).
 """
 
 from __future__ import annotations
@@ -148,29 +150,33 @@ def _contribute(kp: int, nf: int, ft: str, part: int) -> str:
 
 
 def fft_pass_calls(ft: str) -> dict[str, str]:
-    """fft_core.mlir's passes unrolled over a thread's butterflies tid + 128 q (q < 4 for radix
-    4, q < 8 for radix 2): each butterfly's outputs in named values, stored after the barrier."""
+    """``radix4_calls`` and ``radix2_calls`` of fft_core.mlir: a pass unrolled over a thread's
+    butterflies tid + 128 q (q < 4 for radix 4, q < 8 for radix 2), each butterfly's outputs
+    in named values, all stored after the barrier."""
     sm = f"memref<4096x{ft}, #gpu.address_space<workgroup>>"
     tw = f"memref<?x{ft}, #hal.descriptor_type<storage_buffer>>"
+    pad = " " * 12
+    # per radix: butterflies per thread, their count's name, and the operands after %in of
+    # @radixR and of @putR (with their types)
+    passes = {4: (4, "%nb4", ("%sm, %tw, %i{q}, %nb4, %half, %pm1, %ts",
+                              f"i1, {sm}, {tw}, index, index, index, index, index"),
+                  ("%sm, %i{q}, %pm1, %p, %half", f"i1, {sm}, index, index, index, index")),
+              2: (8, "%nb2", ("%sm, %i{q}, %nb2, %half", f"i1, {sm}, index, index, index"),
+                  ("%sm, %i{q}, %half", f"i1, {sm}, index, index"))}
     out = {}
-    for radix, count, nb, args, puts in (
-            (4, 4, "%nb4", f"%sm, %tw, %i{{q}}, %nb4, %half, %pm1, %ts) : (i1, {sm}, {tw}, index, index, index, index, index)",
-             f"%sm, %i{{q}}, %pm1, %p, %half, {{ys}}) : (i1, {sm}, index, index, index, index, {{yt}}) -> ()"),
-            (2, 8, "%nb2", f"%sm, %i{{q}}, %nb2, %half) : (i1, {sm}, index, index, index)",
-             f"%sm, %i{{q}}, %half, {{ys}}) : (i1, {sm}, index, index, {{yt}}) -> ()")):
-        nv = 2 * radix
-        ft_list = ", ".join([ft] * nv)
+    for radix, (count, nb, (args, arg_types), (puts, put_types)) in passes.items():
+        outs = ", ".join([ft] * 2 * radix)
         calls, stores = [], []
         for q in range(count):
-            pad = " " * 12
+            ys = ", ".join(f"%y{q}#{t}" for t in range(2 * radix))
             calls += [f"{pad}%o{q} = arith.constant {128 * q} : index",
                       f"{pad}%i{q} = arith.addi %tid, %o{q} : index",
                       f"{pad}%in{q} = arith.cmpi ult, %i{q}, {nb} : index",
-                      f"{pad}%y{q}:{nv} = func.call @radix{radix}(%in{q}, " + args.format(q=q)
-                      + f" -> ({ft_list})"]
-            ys = ", ".join(f"%y{q}#{t}" for t in range(nv))
-            stores.append(f"{pad}func.call @put{radix}(%in{q}, " + puts.format(q=q, ys=ys, yt=ft_list))
-        out[f"radix{radix}_calls"] = "\n".join(calls + [" " * 12 + "gpu.barrier"] + stores)
+                      f"{pad}%y{q}:{2 * radix} = func.call @radix{radix}(%in{q}, "
+                      f"{args.format(q=q)}) : ({arg_types}) -> ({outs})"]
+            stores.append(f"{pad}func.call @put{radix}(%in{q}, {puts.format(q=q)}, {ys}) "
+                          f": ({put_types}, {outs}) -> ()")
+        out[f"radix{radix}_calls"] = "\n".join(calls + [f"{pad}gpu.barrier"] + stores)
     return out
 
 
@@ -185,8 +191,8 @@ def legendre_values(plan: Plan, nf: int, kp: int) -> dict:
     (pair, field) slots, and ``pin``, the predicate of the "y is not NaN" guard of
     legendre_core.mlir (``ord`` on SPIR-V drivers, which re-fuse fma; ``true``, folded away,
     on CUDA, whose LLVM keeps fma as written)."""
-    return dict(nf=nf, kp=kp, slots=kp * nf, vote_group=VOTE_GROUP, vote_group_half=VOTE_GROUP // 2,
-                pin="true" if plan.target == "cuda" else "ord")
+    return dict(nf=nf, kp=kp, slots=kp * nf, vote_group=VOTE_GROUP,
+                vote_group_half=VOTE_GROUP // 2, pin="true" if plan.target == "cuda" else "ord")
 
 
 def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
@@ -204,7 +210,8 @@ def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
             # slots of four (pair, field) products: nf = 4 takes one pair per thread
             nf = plan.fields_per_thread
             kp = _pairs_per_thread(plan.npairs, SYNTH_WG, min(SYNTH_PAIRS, SLOTS // nf))
-            v.update(legendre_values(plan, nf, kp), vote_flags=2 * SYNTH_WG // VOTE_GROUP, synth_gx=-(-plan.npairs // (SYNTH_WG * kp)),
+            v.update(legendre_values(plan, nf, kp), vote_flags=2 * SYNTH_WG // VOTE_GROUP,
+                     synth_gx=-(-plan.npairs // (SYNTH_WG * kp)),
                      expand_v=_expand(kp, kp * nf, values["ft"], True),
                      expand_f=_expand(nf, kp * nf, values["ft"], False))
         elif stage == "leg_analys":
