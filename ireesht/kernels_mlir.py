@@ -13,7 +13,7 @@ Placeholders of the stage files, besides ``ireesht.pipeline.template_values``:
 bit layout of ``ft`` (``exp_bias``, ``mant_bits``, ``exp_mask``, ``frexp_keep``,
 ``half_bits``, ``frexp_off``); the Legendre stages also take ``nf`` (fields per thread),
 ``kp`` (latitude pairs per thread), ``slots`` (kp nf), ``pin`` (see ``legendre_values``),
-``vote_group`` (threads that choose a loop and a form together) and ``vote_group_half``,
+``vote_group`` (threads that choose a loop and a form together),
 ``vote_flags`` (two per vote group of the workgroup),
 ``legendre_core`` (``legendre_core.mlir``), for synthesis ``synth_gx`` (its grid's x) and
 ``expand_v`` / ``expand_f`` (bodies that spread pairs and fields over the slots), and, for
@@ -192,7 +192,7 @@ def legendre_values(plan: Plan, nf: int, kp: int) -> dict:
     legendre_core.mlir (``ord`` on SPIR-V drivers, which re-fuse fma; ``true``, folded away,
     on CUDA, whose LLVM keeps fma as written)."""
     return dict(nf=nf, kp=kp, slots=kp * nf, vote_group=VOTE_GROUP,
-                vote_group_half=VOTE_GROUP // 2, pin="true" if plan.target == "cuda" else "ord")
+                pin="true" if plan.target == "cuda" else "ord")
 
 
 def stage_values(plan: Plan, values: dict) -> dict[str, dict]:

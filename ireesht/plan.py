@@ -150,11 +150,11 @@ class Plan:
         Returns
         -------
         dict with ``xtab (npairs, 4)`` (x and t = 1 - x as hi + lo pairs), ``powtab
-        (npairs*nbits, 4)``, ``mseed (mc, 4)`` (c_m as hi + lo, the pairs next to the pole that order m
-        may skip (``legendre.polar_rows``), 0), ``coef (nlm, 4)`` (A, B, C, E), ``stab (nlm,)``,
-        ``wtab (npairs,)``, ``twiddle (nphi, 2)``; all computed in float64 and rounded once
-        (values that need more than float32 come as hi + lo pairs; in float64 the lo parts
-        are 0).
+        (npairs*nbits, 4)``, ``mseed (mc, 4)`` (c_m as hi + lo, the pairs next to the pole
+        that order m may skip (``legendre.polar_rows``), 0), ``coef (nlm, 4)`` (A, B, C, E),
+        ``stab (nlm,)``, ``wtab (npairs,)``, ``twiddle (nphi, 2)``; all computed in float64
+        and rounded once (values that need more than float32 come as hi + lo pairs; in
+        float64 the lo parts are 0).
         """
         dt = np.dtype(self.dtype).type
         g = self.make_grid()

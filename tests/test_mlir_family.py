@@ -4,7 +4,6 @@ against the float64 reference, and compiled for CUDA and Metal (no such device h
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import ireesht

@@ -134,18 +134,8 @@ ${contribute}
             %j3 = arith.addi %j, %c3 : index
             %od2:2 = func.call @degree(%dif, %careful, %uh, %ul, %coef_s, %part, %j3, %lid, %gor, %goi, %ev2#0, %ev2#1, %sk)
                 : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<${span}x4x${ft}, #gpu.address_space<workgroup>>, memref<${part}x${ft}, #gpu.address_space<workgroup>>, index, index, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>)
-            // careful: @rescale every 8 degrees (l - m = 4 mod 8 at the start of these steps)
-            %dl = arith.addi %base, %j : index
-            %ph = arith.andi %dl, %c4 : index
-            %at = arith.cmpi eq, %ph, %c4 : index
-            %chk = arith.andi %careful, %at : i1
-            %rs:4 = scf.if %chk -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>) {
-              %r:3 = func.call @rescale(%od2#0, %od2#1, %a0) : (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>)
-              %f = func.call @live_factor(%r#2) : (vector<${kp}x${it}>) -> vector<${kp}x${ft}>
-              scf.yield %r#0, %r#1, %r#2, %f : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>
-            } else {
-              scf.yield %od2#0, %od2#1, %a0, %sk : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>
-            }
+            %rs:4 = func.call @checkpoint(%careful, %base, %j, %od2#0, %od2#1, %a0, %sk)
+                : (i1, index, index, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>)
             scf.yield %rs#0, %rs#1, %rs#2, %rs#3 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>
           }
           return %r#0, %r#1, %r#2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>

@@ -98,18 +98,8 @@ ${expand_f}
             %j3 = arith.addi %j, %c3 : index
             %od2:4 = func.call @degree(%dif, %careful, %uh, %ul, %coef_s, %qre_s, %qim_s, %j3, %ev2#0, %ev2#1, %sk, %od#2, %od#3)
                 : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<64x4x${ft}, #gpu.address_space<workgroup>>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>, index, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>)
-            // careful: @rescale every 8 degrees (l - m = 4 mod 8 at the start of these steps)
-            %dl = arith.addi %base, %j : index
-            %ph = arith.andi %dl, %c4 : index
-            %at = arith.cmpi eq, %ph, %c4 : index
-            %chk = arith.andi %careful, %at : i1
-            %rs:4 = scf.if %chk -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>) {
-              %r:3 = func.call @rescale(%od2#0, %od2#1, %a0) : (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>)
-              %f = func.call @live_factor(%r#2) : (vector<${kp}x${it}>) -> vector<${kp}x${ft}>
-              scf.yield %r#0, %r#1, %r#2, %f : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>
-            } else {
-              scf.yield %od2#0, %od2#1, %a0, %sk : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>
-            }
+            %rs:4 = func.call @checkpoint(%careful, %base, %j, %od2#0, %od2#1, %a0, %sk)
+                : (i1, index, index, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>)
             scf.yield %rs#0, %rs#1, %rs#2, %rs#3, %ev2#2, %ev2#3, %od2#2, %od2#3
                 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>
           }

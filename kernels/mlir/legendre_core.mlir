@@ -138,7 +138,8 @@
           %x0 = arith.constant 0.573576436 : ${ft}
           %r = arith.remui %lid, %cg : index
           %g0 = arith.subi %lid, %r : index
-          %h = arith.constant ${vote_group_half} : index
+          %c2 = arith.constant 2 : index
+          %h = arith.divui %cg, %c2 : index
           %t = arith.addi %g0, %h : index
           %o = arith.muli %t, %ckp : index
           %p0 = arith.addi %first, %o : index
@@ -257,8 +258,6 @@
           return %all : i1
         }
         func.func private @vote_init(%flags: memref<${vote_flags}xi32, #gpu.address_space<workgroup>>, %lid: index) {
-          %c0 = arith.constant 0 : index
-          %c2 = arith.constant 2 : index
           %i0 = arith.constant 0 : i32
           %n = arith.constant ${vote_flags} : index
           %first = arith.cmpi ult, %lid, %n : index
@@ -371,4 +370,24 @@
           %f1 = arith.select %near, %shrink, %zero : vector<${kp}xi1>, vector<${kp}x${ft}>
           %f = arith.select %live, %one, %f1 : vector<${kp}xi1>, vector<${kp}x${ft}>
           return %f : vector<${kp}x${ft}>
+        }
+
+        // The check of a careful loop after the four steps from l - m = %base + %j: every 8
+        // degrees (l - m = 4 mod 8 at the start of those steps) @rescale, with the new live
+        // factors; else (and in a lean loop, %careful false) the state as it is.
+        func.func private @checkpoint(%careful: i1, %base: index, %j: index, %y: vector<${kp}x${ft}>, %z: vector<${kp}x${ft}>,
+            %k: vector<${kp}x${it}>, %sk: vector<${kp}x${ft}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>) {
+          %c4 = arith.constant 4 : index
+          %dl = arith.addi %base, %j : index
+          %ph = arith.andi %dl, %c4 : index
+          %at = arith.cmpi eq, %ph, %c4 : index
+          %chk = arith.andi %careful, %at : i1
+          %rs:4 = scf.if %chk -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>) {
+            %r:3 = func.call @rescale(%y, %z, %k) : (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>)
+            %f = func.call @live_factor(%r#2) : (vector<${kp}x${it}>) -> vector<${kp}x${ft}>
+            scf.yield %r#0, %r#1, %r#2, %f : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>
+          } else {
+            scf.yield %y, %z, %k, %sk : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>
+          }
+          return %rs#0, %rs#1, %rs#2, %rs#3 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>
         }
