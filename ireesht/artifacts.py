@@ -16,7 +16,9 @@ from pathlib import Path
 from ireesht import __version__
 from ireesht.host import cpu_baselines, cpu_id
 
-MANIFEST_VERSION = 2
+# 3: the twiddle table gained the rows of the FFT passes (ireesht/fourier.py), so a module
+# compiled before takes a table of another shape
+MANIFEST_VERSION = 3
 MANIFEST = "manifest.json"
 # the order in which load() prefers artifacts when no target is asked for
 TARGET_PREFERENCE = ("cuda", "vulkan", "metal", "cpu")

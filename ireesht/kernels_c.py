@@ -142,7 +142,7 @@ def parts(plan: Plan, values: dict) -> dict[str, str]:
     tables = {
         "xtab": f"{v['npairs']}x4", "powtab": f"{v['npow']}x4", "mseed": f"{v['mc']}x4",
         "coef": f"{v['nlm']}x4", "stab": f"{v['nlm']}", "wtab": f"{v['npairs']}",
-        "twiddle": f"{v['nphi']}x2",
+        "twiddle": f"{v['ntw']}x2",
     }
     qshape, Fshape, fshape = f"?x{v['nlm']}x2", f"?x{v['nlat']}x{v['mc']}x2", f"?x{v['nlat']}x{v['nphi']}"
     leg = ["lmax", "mmax", "nlat", "npairs", "nlm", "nb", "nbits"]

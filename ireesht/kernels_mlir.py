@@ -45,10 +45,10 @@ ANALYS_PAIRS = 4
 SYNTH_PAIRS = 2
 ANALYS_WG = 128  # threads of a leg_analys.mlir workgroup
 VOTE_GROUP = 32  # threads that choose the lean or careful loop together (legendre_core.mlir)
-# The direction s of fft_core.mlir's FFT, exp(s 2 pi i k t / n): its sign, and the arith ops
-# that add and subtract s times a term.
-FFT_DIRECTIONS = {"fft_synth": dict(sign="+", plus_s="addf", minus_s="subf"),
-                  "fft_analys": dict(sign="-", plus_s="subf", minus_s="addf")}
+# The direction s of fft_core.mlir's FFT, exp(s 2 pi i k t / n): its sign, s as a float, and
+# the arith ops that add and subtract s times a term.
+FFT_DIRECTIONS = {"fft_synth": dict(sign="+", one_s="1.0", plus_s="addf", minus_s="subf"),
+                  "fft_analys": dict(sign="-", one_s="-1.0", plus_s="subf", minus_s="addf")}
 # The bit layout of each float type the templates take (IEEE 754), and the rescaling of the
 # recurrence (ireesht/legendre.py): values carried as y 2^(S k), |y| < 2^T, with S and T
 # such that the dropped values (below 2^(T - S)) are far below the type's rounding.
@@ -158,8 +158,8 @@ def fft_pass_calls(ft: str) -> dict[str, str]:
     pad = " " * 12
     # per radix: butterflies per thread, their count's name, and the operands after %in of
     # @radixR and of @putR (with their types)
-    passes = {4: (4, "%nb4", ("%sm, %tw, %i{q}, %nb4, %half, %pm1, %ts",
-                              f"i1, {sm}, {tw}, index, index, index, index, index"),
+    passes = {4: (4, "%nb4", ("%sm, %tw, %i{q}, %nb4, %half, %pm1, %p2, %tb",
+                              f"i1, {sm}, {tw}, index, index, index, index, index, index"),
                   ("%sm, %i{q}, %pm1, %p, %half", f"i1, {sm}, index, index, index, index")),
               2: (8, "%nb2", ("%sm, %i{q}, %nb2, %half", f"i1, {sm}, index, index, index"),
                   ("%sm, %i{q}, %half", f"i1, {sm}, index, index"))}

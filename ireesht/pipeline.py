@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 
+from ireesht import fourier
 from ireesht.plan import STAGES, SYNTH_PAIRS_PER_THREAD, SYNTH_WG, Plan, analys_fields_per_thread
 from ireesht.resources import data_dir
 from types import ModuleType
@@ -40,6 +41,7 @@ def template_values(plan: Plan) -> dict:
         mmax=plan.mmax,
         nlat=plan.nlat,
         nphi=plan.nphi,
+        ntw=fourier.twiddle_rows(plan.nphi),
         npairs=plan.npairs,
         npow=plan.npairs * plan.nbits,
         nbits=plan.nbits,

@@ -12,7 +12,7 @@ import dataclasses
 import numpy as np
 
 from ireesht import grid as gridmod
-from ireesht import layout, legendre
+from ireesht import fourier, layout, legendre
 from ireesht.validate import check_choice, check_int
 
 DTYPES = ("float32", "float64")
@@ -152,9 +152,9 @@ class Plan:
         dict with ``xtab (npairs, 4)`` (x and t = 1 - x as hi + lo pairs), ``powtab
         (npairs*nbits, 4)``, ``mseed (mc, 4)`` (c_m as hi + lo, the pairs next to the pole
         that order m may skip (``legendre.polar_rows``), 0), ``coef (nlm, 4)`` (A, B, C, E),
-        ``stab (nlm,)``, ``wtab (npairs,)``, ``twiddle (nphi, 2)``; all computed in float64
-        and rounded once (values that need more than float32 come as hi + lo pairs; in
-        float64 the lo parts are 0).
+        ``stab (nlm,)``, ``wtab (npairs,)``, ``twiddle (fourier.twiddle_rows(nphi), 2)``; all
+        computed in float64 and rounded once (values that need more than float32 come as hi +
+        lo pairs; in float64 the lo parts are 0).
         """
         dt = np.dtype(self.dtype).type
         g = self.make_grid()
@@ -174,8 +174,6 @@ class Plan:
         coef, stab = legendre.recurrence_tables(self.lmax, self.mmax)
         # the 2 pi / nphi of the longitude quadrature is folded into the weights
         wtab = (g.weights[:p] * (2 * np.pi / self.nphi)).astype(dt)
-        k = np.arange(self.nphi) * (2 * np.pi / self.nphi)
-        twiddle = np.stack([np.cos(k), np.sin(k)], axis=-1).astype(dt)
         return {
             "xtab": xtab,
             "powtab": powtab.reshape(p * self.nbits, 4),
@@ -183,7 +181,7 @@ class Plan:
             "coef": coef.astype(dt),
             "stab": stab.astype(dt),
             "wtab": wtab,
-            "twiddle": twiddle,
+            "twiddle": fourier.twiddle(self.nphi, dt),
         }
 
 

@@ -15,12 +15,12 @@
 ${clauses_leg_synth}
 // stage: op_fft_synth
     %f = ${dispatch_fft_synth}(%nlat, %nphi, %mc, %nb, %twiddle, %F)
-        : (i32, i32, i32, i32, tensor<${nphi}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>{%b})
+        : (i32, i32, i32, i32, tensor<${ntw}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>{%b})
           -> tensor<?x${nlat}x${nphi}x${ft}>{%b}
 ${clauses_fft_synth}
 // stage: op_fft_analys
     %F = ${dispatch_fft_analys}(%nlat, %nphi, %mc, %nb, %twiddle, %f)
-        : (i32, i32, i32, i32, tensor<${nphi}x2x${ft}>, tensor<?x${nlat}x${nphi}x${ft}>{%b})
+        : (i32, i32, i32, i32, tensor<${ntw}x2x${ft}>, tensor<?x${nlat}x${nphi}x${ft}>{%b})
           -> tensor<?x${nlat}x${mc}x2x${ft}>{%b}
 ${clauses_fft_analys}
 // stage: op_leg_analys

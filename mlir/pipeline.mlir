@@ -36,7 +36,7 @@ module @sht ${module_attrs} {
 ${executables}
   func.func private @synth_impl(%xtab: tensor<${npairs}x4x${ft}>, %powtab: tensor<${npow}x4x${ft}>,
                    %mseed: tensor<${mc}x4x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
-                   %twiddle: tensor<${nphi}x2x${ft}>, %q: tensor<?x${nlm}x2x${ft}>)
+                   %twiddle: tensor<${ntw}x2x${ft}>, %q: tensor<?x${nlm}x2x${ft}>)
       -> (tensor<?x${nlat}x${nphi}x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) {
     %c0 = arith.constant 0 : index
     %b = tensor.dim %q, %c0 : tensor<?x${nlm}x2x${ft}>
@@ -56,7 +56,7 @@ ${op_fft_synth}
 
   func.func private @analys_impl(%xtab: tensor<${npairs}x4x${ft}>, %powtab: tensor<${npow}x4x${ft}>,
                     %mseed: tensor<${mc}x4x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
-                    %wtab: tensor<${npairs}x${ft}>, %twiddle: tensor<${nphi}x2x${ft}>,
+                    %wtab: tensor<${npairs}x${ft}>, %twiddle: tensor<${ntw}x2x${ft}>,
                     %f: tensor<?x${nlat}x${nphi}x${ft}>)
       -> (tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) {
     %c0 = arith.constant 0 : index
@@ -80,49 +80,49 @@ ${op_leg_analys}
   // (iree.abi.output), which halves IREE's host cost per call on Vulkan (BENCHMARKS.md).
   func.func @synth(%xtab: tensor<${npairs}x4x${ft}>, %powtab: tensor<${npow}x4x${ft}>,
                    %mseed: tensor<${mc}x4x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
-                   %twiddle: tensor<${nphi}x2x${ft}>,
+                   %twiddle: tensor<${ntw}x2x${ft}>,
                    %q: tensor<?x${nlm}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}> {
     %f, %F = call @synth_impl(%xtab, %powtab, %mseed, %coef, %stab, %twiddle, %q)
         : (tensor<${npairs}x4x${ft}>, tensor<${npow}x4x${ft}>, tensor<${mc}x4x${ft}>, tensor<${nlm}x4x${ft}>,
-           tensor<${nlm}x${ft}>, tensor<${nphi}x2x${ft}>, tensor<?x${nlm}x2x${ft}>)
+           tensor<${nlm}x${ft}>, tensor<${ntw}x2x${ft}>, tensor<?x${nlm}x2x${ft}>)
           -> (tensor<?x${nlat}x${nphi}x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>)
     return %f : tensor<?x${nlat}x${nphi}x${ft}>
   }
 
   func.func @synth_into(%xtab: tensor<${npairs}x4x${ft}>, %powtab: tensor<${npow}x4x${ft}>,
                         %mseed: tensor<${mc}x4x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
-                        %twiddle: tensor<${nphi}x2x${ft}>, %q: tensor<?x${nlm}x2x${ft}>,
+                        %twiddle: tensor<${ntw}x2x${ft}>, %q: tensor<?x${nlm}x2x${ft}>,
                         %f_out: tensor<?x${nlat}x${nphi}x${ft}> {iree.abi.output = 0 : index},
                         %F_ws: tensor<?x${nlat}x${mc}x2x${ft}> {iree.abi.output = 1 : index})
       -> (tensor<?x${nlat}x${nphi}x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) {
     %f, %F = call @synth_impl(%xtab, %powtab, %mseed, %coef, %stab, %twiddle, %q)
         : (tensor<${npairs}x4x${ft}>, tensor<${npow}x4x${ft}>, tensor<${mc}x4x${ft}>, tensor<${nlm}x4x${ft}>,
-           tensor<${nlm}x${ft}>, tensor<${nphi}x2x${ft}>, tensor<?x${nlm}x2x${ft}>)
+           tensor<${nlm}x${ft}>, tensor<${ntw}x2x${ft}>, tensor<?x${nlm}x2x${ft}>)
           -> (tensor<?x${nlat}x${nphi}x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>)
     return %f, %F : tensor<?x${nlat}x${nphi}x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>
   }
 
   func.func @analys(%xtab: tensor<${npairs}x4x${ft}>, %powtab: tensor<${npow}x4x${ft}>,
                     %mseed: tensor<${mc}x4x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
-                    %wtab: tensor<${npairs}x${ft}>, %twiddle: tensor<${nphi}x2x${ft}>,
+                    %wtab: tensor<${npairs}x${ft}>, %twiddle: tensor<${ntw}x2x${ft}>,
                     %f: tensor<?x${nlat}x${nphi}x${ft}>) -> tensor<?x${nlm}x2x${ft}> {
     %q, %F = call @analys_impl(%xtab, %powtab, %mseed, %coef, %stab, %wtab, %twiddle, %f)
         : (tensor<${npairs}x4x${ft}>, tensor<${npow}x4x${ft}>, tensor<${mc}x4x${ft}>, tensor<${nlm}x4x${ft}>,
-           tensor<${nlm}x${ft}>, tensor<${npairs}x${ft}>, tensor<${nphi}x2x${ft}>, tensor<?x${nlat}x${nphi}x${ft}>)
+           tensor<${nlm}x${ft}>, tensor<${npairs}x${ft}>, tensor<${ntw}x2x${ft}>, tensor<?x${nlat}x${nphi}x${ft}>)
           -> (tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>)
     return %q : tensor<?x${nlm}x2x${ft}>
   }
 
   func.func @analys_into(%xtab: tensor<${npairs}x4x${ft}>, %powtab: tensor<${npow}x4x${ft}>,
                          %mseed: tensor<${mc}x4x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
-                         %wtab: tensor<${npairs}x${ft}>, %twiddle: tensor<${nphi}x2x${ft}>,
+                         %wtab: tensor<${npairs}x${ft}>, %twiddle: tensor<${ntw}x2x${ft}>,
                          %f: tensor<?x${nlat}x${nphi}x${ft}>,
                          %q_out: tensor<?x${nlm}x2x${ft}> {iree.abi.output = 0 : index},
                          %F_ws: tensor<?x${nlat}x${mc}x2x${ft}> {iree.abi.output = 1 : index})
       -> (tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) {
     %q, %F = call @analys_impl(%xtab, %powtab, %mseed, %coef, %stab, %wtab, %twiddle, %f)
         : (tensor<${npairs}x4x${ft}>, tensor<${npow}x4x${ft}>, tensor<${mc}x4x${ft}>, tensor<${nlm}x4x${ft}>,
-           tensor<${nlm}x${ft}>, tensor<${npairs}x${ft}>, tensor<${nphi}x2x${ft}>, tensor<?x${nlat}x${nphi}x${ft}>)
+           tensor<${nlm}x${ft}>, tensor<${npairs}x${ft}>, tensor<${ntw}x2x${ft}>, tensor<?x${nlat}x${nphi}x${ft}>)
           -> (tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>)
     return %q, %F : tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>
   }

@@ -25,7 +25,7 @@ import pytest
 rt = pytest.importorskip("iree.runtime")
 pytest.importorskip("iree.compiler")
 
-from ireesht import kernels_mlir, kernels_wgsl  # noqa: E402
+from ireesht import fourier, kernels_mlir, kernels_wgsl  # noqa: E402
 from ireesht.cli import rel_l2  # noqa: E402
 from ireesht.pipeline import compile_mlir, template_values  # noqa: E402
 from ireesht.plan import Plan  # noqa: E402
@@ -37,26 +37,27 @@ NLS = (1, 3, 8)  # the NL of the cases, one MLIR-family executable each
 WGSL_MODULE = """
 #spirv = #hal.executable.target<"vulkan-spirv", "vulkan-spirv-fb">
 #fft_layout = #hal.pipeline.layout<constants = 4, bindings = [
-  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // twiddle [NP][2]
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // twiddle [NT][2]
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // F or f
   #hal.pipeline.binding<storage_buffer>             // f or F (result)
 ]>
 module @fft_stages {
-  // F [B][NL][mc][2] -> f [B][NL][NP]; NP = rows of twiddle.
-  func.func @synth(%twiddle: tensor<?x2xf32>, %F: tensor<?x?x?x2xf32>) -> tensor<?x?x?xf32> {
+  // F [B][NL][mc][2] -> f [B][NL][NP].
+  func.func @synth(%twiddle: tensor<?x2xf32>, %F: tensor<?x?x?x2xf32>, %np_i: i32)
+      -> tensor<?x?x?xf32> {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
-    %np = tensor.dim %twiddle, %c0 : tensor<?x2xf32>
+    %ntw = tensor.dim %twiddle, %c0 : tensor<?x2xf32>
+    %np = arith.index_cast %np_i : i32 to index
     %b = tensor.dim %F, %c0 : tensor<?x?x?x2xf32>
     %nl = tensor.dim %F, %c1 : tensor<?x?x?x2xf32>
     %mc = tensor.dim %F, %c2 : tensor<?x?x?x2xf32>
-    %np_i = arith.index_cast %np : index to i32
     %b_i = arith.index_cast %b : index to i32
     %nl_i = arith.index_cast %nl : index to i32
     %mc_i = arith.index_cast %mc : index to i32
     %f = hal.dispatch.extern "main"[%nl, %b](%nl_i, %np_i, %mc_i, %b_i, %twiddle, %F)
-        : (i32, i32, i32, i32, tensor<?x2xf32>{%np}, tensor<?x?x?x2xf32>{%b, %nl, %mc})
+        : (i32, i32, i32, i32, tensor<?x2xf32>{%ntw}, tensor<?x?x?x2xf32>{%b, %nl, %mc})
           -> tensor<?x?x?xf32>{%b, %nl, %np}
       count(%device: !hal.device, %wl: index, %wb: index) -> (index, index, index) {
         %one = arith.constant 1 : index
@@ -76,12 +77,13 @@ module @fft_stages {
     %b = tensor.dim %f, %c0 : tensor<?x?x?xf32>
     %nl = tensor.dim %f, %c1 : tensor<?x?x?xf32>
     %np = tensor.dim %f, %c2 : tensor<?x?x?xf32>
+    %ntw = tensor.dim %twiddle, %c0 : tensor<?x2xf32>
     %mc = arith.index_cast %mc_i : i32 to index
     %np_i = arith.index_cast %np : index to i32
     %b_i = arith.index_cast %b : index to i32
     %nl_i = arith.index_cast %nl : index to i32
     %F = hal.dispatch.extern "main"[%nl, %b](%nl_i, %np_i, %mc_i, %b_i, %twiddle, %f)
-        : (i32, i32, i32, i32, tensor<?x2xf32>{%np}, tensor<?x?x?xf32>{%b, %nl, %np})
+        : (i32, i32, i32, i32, tensor<?x2xf32>{%ntw}, tensor<?x?x?xf32>{%b, %nl, %np})
           -> tensor<?x?x?x2xf32>{%b, %nl, %mc}
       count(%device: !hal.device, %wl: index, %wb: index) -> (index, index, index) {
         %one = arith.constant 1 : index
@@ -95,26 +97,26 @@ module @fft_stages {
 """
 
 MLIR_LAYOUT = """#fft_layout = #hal.pipeline.layout<constants = 4, bindings = [
-  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // twiddle [NP][2]
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // twiddle [NT][2]
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // F or f
   #hal.pipeline.binding<storage_buffer>             // f or F (result)
 ]>"""
 
-# The MLIR family's functions for one NL. F [B][NL][mc][2] -> f [B][NL][NP]; NP = rows of twiddle.
+# The MLIR family's functions for one NL. F [B][NL][mc][2] -> f [B][NL][NP].
 MLIR_SYNTH = """
-  func.func @synth${nl}(%tw: tensor<?x2x${ft}>, %F: tensor<?x${nl}x?x2x${ft}>)
+  func.func @synth${nl}(%tw: tensor<?x2x${ft}>, %F: tensor<?x${nl}x?x2x${ft}>, %np_i: i32)
       -> tensor<?x${nl}x?x${ft}> {
     %c0 = arith.constant 0 : index
     %c2 = arith.constant 2 : index
-    %np = tensor.dim %tw, %c0 : tensor<?x2x${ft}>
+    %ntw = tensor.dim %tw, %c0 : tensor<?x2x${ft}>
+    %np = arith.index_cast %np_i : i32 to index
     %b = tensor.dim %F, %c0 : tensor<?x${nl}x?x2x${ft}>
     %mc = tensor.dim %F, %c2 : tensor<?x${nl}x?x2x${ft}>
     %nl_i = arith.constant ${nl} : i32
-    %np_i = arith.index_cast %np : index to i32
     %mc_i = arith.index_cast %mc : index to i32
     %b_i = arith.index_cast %b : index to i32
     %f = flow.dispatch @fft_synth_${nl}::@v::@main[%b](%nl_i, %np_i, %mc_i, %b_i, %tw, %F)
-        : (i32, i32, i32, i32, tensor<?x2x${ft}>{%np}, tensor<?x${nl}x?x2x${ft}>{%b, %mc})
+        : (i32, i32, i32, i32, tensor<?x2x${ft}>{%ntw}, tensor<?x${nl}x?x2x${ft}>{%b, %mc})
           -> tensor<?x${nl}x?x${ft}>{%b, %np}
     return %f : tensor<?x${nl}x?x${ft}>
   }
@@ -125,14 +127,16 @@ MLIR_ANALYS = """
   func.func @analys${nl}(%tw: tensor<?x2x${ft}>, %f: tensor<?x${nl}x?x${ft}>, %mc_i: i32)
       -> tensor<?x${nl}x?x2x${ft}> {
     %c0 = arith.constant 0 : index
-    %np = tensor.dim %tw, %c0 : tensor<?x2x${ft}>
+    %c2 = arith.constant 2 : index
+    %ntw = tensor.dim %tw, %c0 : tensor<?x2x${ft}>
+    %np = tensor.dim %f, %c2 : tensor<?x${nl}x?x${ft}>
     %b = tensor.dim %f, %c0 : tensor<?x${nl}x?x${ft}>
     %mc = arith.index_cast %mc_i : i32 to index
     %nl_i = arith.constant ${nl} : i32
     %np_i = arith.index_cast %np : index to i32
     %b_i = arith.index_cast %b : index to i32
     %F = flow.dispatch @fft_analys_${nl}::@v::@main[%b](%nl_i, %np_i, %mc_i, %b_i, %tw, %f)
-        : (i32, i32, i32, i32, tensor<?x2x${ft}>{%np}, tensor<?x${nl}x?x${ft}>{%b, %np})
+        : (i32, i32, i32, i32, tensor<?x2x${ft}>{%ntw}, tensor<?x${nl}x?x${ft}>{%b, %np})
           -> tensor<?x${nl}x?x2x${ft}>{%b, %mc}
     return %F : tensor<?x${nl}x?x2x${ft}>
   }
@@ -204,17 +208,12 @@ def stages(request, vulkan: str) -> Callable[..., np.ndarray]:
     return load(request.param)
 
 
-def twiddle(n: int) -> np.ndarray:
-    ang = 2.0 * np.pi * np.arange(n) / n
-    return np.stack([np.cos(ang), np.sin(ang)], axis=-1).astype(np.float32)
-
-
 def check_synth(run: Callable[..., np.ndarray], rng: np.random.Generator, n: int, m: int,
                 shapes: list) -> None:
-    tw = twiddle(n)
+    tw = fourier.twiddle(n, np.float32)
     for nl, b in shapes:
         F = rng.standard_normal((b, nl, m + 1, 2)).astype(np.float32)
-        got = run("synth", nl, tw, F)
+        got = run("synth", nl, tw, F, n)
         Fc = F[..., 0].astype(np.float64) + 1j * F[..., 1].astype(np.float64)
         spec = np.zeros((b, nl, n // 2 + 1), np.complex128)
         spec[..., : m + 1] = Fc
@@ -227,7 +226,7 @@ def check_synth(run: Callable[..., np.ndarray], rng: np.random.Generator, n: int
 
 def check_analys(run: Callable[..., np.ndarray], rng: np.random.Generator, n: int, m: int,
                  shapes: list) -> None:
-    tw = twiddle(n)
+    tw = fourier.twiddle(n, np.float32)
     for nl, b in shapes:
         f = rng.standard_normal((b, nl, n)).astype(np.float32)
         got = run("analys", nl, tw, f, m + 1)

@@ -3,8 +3,9 @@
 //
 //   F[b][i][m] = sum_j f[b][i][j] exp(-i m 2 pi j / NP),  m = 0..M   (raw DFT, no 1/NP)
 //
-// bindings 0 twiddle [NP][2], 1 f [B][NL][NP], 2 F [B][NL][mc][2]; push constants NL, NP, mc, B;
-// grid (NL, B, 1). Same algorithm as kernels/wgsl/fft_analys.wgsl, which explains the math:
+// bindings 0 twiddle [NT][2] (NP rows, NP/2 more on the FAST path: ireesht/fourier.py),
+// 1 f [B][NL][NP], 2 F [B][NL][mc][2]; push constants NL, NP, mc, B; grid (NL, B, 1).
+// Same algorithm as kernels/wgsl/fft_analys.wgsl, which explains the math:
 //  * FAST, NP a power of two with 4 <= NP <= 4096: the row packed as z_n = f_2n + i f_2n+1,
 //    transformed by an NP/2-point Stockham FFT in workgroup memory (one radix-2 pass when
 //    log2(NP/2) is odd, then radix-4 passes), split into the spectrum of the real row.
@@ -52,7 +53,18 @@ ${fft_funcs}
         %mc = arith.index_castui %mc_i : i32 to index
         %nb = arith.index_castui %nb_i : i32 to index
         %rows = arith.muli %nb, %nl : index
-        %ntw = arith.muli %np, %c2 : index
+        %npm1 = arith.subi %np, %c1 : index
+        %npand = arith.andi %np, %npm1 : index
+        %ispow = arith.cmpi eq, %npand, %c0 : index
+        %ge4 = arith.cmpi uge, %np, %c4 : index
+        %le = arith.cmpi ule, %np, %c4096 : index
+        %fast0 = arith.andi %ispow, %ge4 : i1
+        %fast = arith.andi %fast0, %le : i1
+        // twiddle: NP rows, and NP / 2 more on the FFT path (ireesht/fourier.py)
+        %nhalf = arith.shrui %np, %c1 : index
+        %tail = arith.select %fast, %nhalf, %c0 : index
+        %ntwr = arith.addi %np, %tail : index
+        %ntw = arith.muli %ntwr, %c2 : index
         %nf = arith.muli %rows, %np : index
         %rmc = arith.muli %rows, %mc : index
         %nF = arith.muli %rmc, %c2 : index
@@ -68,13 +80,6 @@ ${fft_funcs}
         %fb = arith.muli %row, %np : index
         %rowmc = arith.muli %row, %mc : index
         %Fb = arith.muli %rowmc, %c2 : index
-        %npm1 = arith.subi %np, %c1 : index
-        %npand = arith.andi %np, %npm1 : index
-        %ispow = arith.cmpi eq, %npand, %c0 : index
-        %ge4 = arith.cmpi uge, %np, %c4 : index
-        %le = arith.cmpi ule, %np, %c4096 : index
-        %fast0 = arith.andi %ispow, %ge4 : i1
-        %fast = arith.andi %fast0, %le : i1
         scf.if %fast {
           %n = arith.shrui %np, %c1 : index
           // coalesced row read, de-interleaved into z_n = f_2n + i f_2n+1
@@ -121,12 +126,11 @@ ${fft_core}
             %wr = memref.load %tw[%k2] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
             %wi = memref.load %tw[%k21] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
             // F = e + o exp(-i theta)
-            %g0 = arith.mulf %wr, %or : ${ft}
             %g1 = arith.mulf %wi, %oi : ${ft}
-            %g2 = arith.mulf %wr, %oi : ${ft}
             %g3 = arith.mulf %wi, %or : ${ft}
-            %qr = arith.addf %g0, %g1 : ${ft}
-            %qi = arith.subf %g2, %g3 : ${ft}
+            %ng3 = arith.negf %g3 : ${ft}
+            %qr = math.fma %wr, %or, %g1 : ${ft}
+            %qi = math.fma %wr, %oi, %ng3 : ${ft}
             %Fr = arith.addf %er, %qr : ${ft}
             %Fi = arith.addf %ei, %qi : ${ft}
             %m2 = arith.muli %m, %c2 : index

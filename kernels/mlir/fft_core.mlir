@@ -5,15 +5,15 @@
         // until every thread has read its inputs (a loop over them kept the outputs in
         // vectors shifted at every step: more moves than arithmetic).
 
-        // Radix-4 butterfly %i (when %in) of a pass with sub-transform length p (%pm1 = p - 1)
-        // and twiddle stride %ts: y_r = sum_s x[i + s n/4] exp(${sign}2 pi i r s / 4) rotated.
+        // Radix-4 butterfly %i (when %in) of a pass with sub-transform length p (%pm1 = p - 1,
+        // %p2 = 2 p) whose rotations exp(2 pi i r k / (4 p)) start at %tw[%tb] (the pass's block
+        // of ireesht/fourier.py): y_r = sum_s x[i + s n/4] exp(${sign}2 pi i r s / 4) rotated.
         func.func private @radix4(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
-            %i: index, %nb4: index, %half: index, %pm1: index, %ts: index) -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
+            %i: index, %nb4: index, %half: index, %pm1: index, %p2: index, %tb: index) -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
           %c1 = arith.constant 1 : index
           %c2 = arith.constant 2 : index
-          %c4 = arith.constant 4 : index
-          %c6 = arith.constant 6 : index
           %zero = arith.constant 0.0 : ${ft}
+          %one_s = arith.constant ${one_s} : ${ft}
           %nb4x2 = arith.muli %nb4, %c2 : index
           %c3 = arith.constant 3 : index
           %nb4x3 = arith.muli %nb4, %c3 : index
@@ -25,47 +25,48 @@
             %ih = arith.addi %i, %half : index
             %a0r = memref.load %sm[%i] : memref<4096x${ft}, #gpu.address_space<workgroup>>
             %a0i = memref.load %sm[%ih] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %kts = arith.muli %k, %ts : index
-            // a_r = b_r exp(s i theta_r): b_r = x[i + r n/4], exp(i theta_r) the entry r k ts
+            %k2 = arith.muli %k, %c2 : index
+            // a_r = b_r exp(s i theta_r): b_r = x[i + r n/4], exp(i theta_r) the block's entry
+            // (r - 1) p + k; (br wr - bi s wi, bi wr + br s wi) as mul + fma (s wi is wi or -wi)
             %i1h = arith.addi %i1, %half : index
             %b1r = memref.load %sm[%i1] : memref<4096x${ft}, #gpu.address_space<workgroup>>
             %b1i = memref.load %sm[%i1h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %t1 = arith.muli %kts, %c2 : index
+            %t1 = arith.addi %tb, %k2 : index
             %t11 = arith.addi %t1, %c1 : index
             %w1r = memref.load %tw[%t1] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
             %w1i = memref.load %tw[%t11] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            %m1a = arith.mulf %b1r, %w1r : ${ft}
-            %m1b = arith.mulf %b1i, %w1i : ${ft}
-            %m1c = arith.mulf %b1r, %w1i : ${ft}
-            %m1d = arith.mulf %b1i, %w1r : ${ft}
-            %a1r = arith.${minus_s} %m1a, %m1b : ${ft}
-            %a1i = arith.${plus_s} %m1d, %m1c : ${ft}
+            %s1i = arith.mulf %w1i, %one_s : ${ft}
+            %m1b = arith.mulf %b1i, %s1i : ${ft}
+            %m1c = arith.mulf %b1r, %s1i : ${ft}
+            %n1b = arith.negf %m1b : ${ft}
+            %a1r = math.fma %b1r, %w1r, %n1b : ${ft}
+            %a1i = math.fma %b1i, %w1r, %m1c : ${ft}
             %i2h = arith.addi %i2, %half : index
             %b2r = memref.load %sm[%i2] : memref<4096x${ft}, #gpu.address_space<workgroup>>
             %b2i = memref.load %sm[%i2h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %t2 = arith.muli %kts, %c4 : index
+            %t2 = arith.addi %t1, %p2 : index
             %t21 = arith.addi %t2, %c1 : index
             %w2r = memref.load %tw[%t2] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
             %w2i = memref.load %tw[%t21] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            %m2a = arith.mulf %b2r, %w2r : ${ft}
-            %m2b = arith.mulf %b2i, %w2i : ${ft}
-            %m2c = arith.mulf %b2r, %w2i : ${ft}
-            %m2d = arith.mulf %b2i, %w2r : ${ft}
-            %a2r = arith.${minus_s} %m2a, %m2b : ${ft}
-            %a2i = arith.${plus_s} %m2d, %m2c : ${ft}
+            %s2i = arith.mulf %w2i, %one_s : ${ft}
+            %m2b = arith.mulf %b2i, %s2i : ${ft}
+            %m2c = arith.mulf %b2r, %s2i : ${ft}
+            %n2b = arith.negf %m2b : ${ft}
+            %a2r = math.fma %b2r, %w2r, %n2b : ${ft}
+            %a2i = math.fma %b2i, %w2r, %m2c : ${ft}
             %i3h = arith.addi %i3, %half : index
             %b3r = memref.load %sm[%i3] : memref<4096x${ft}, #gpu.address_space<workgroup>>
             %b3i = memref.load %sm[%i3h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %t3 = arith.muli %kts, %c6 : index
+            %t3 = arith.addi %t2, %p2 : index
             %t31 = arith.addi %t3, %c1 : index
             %w3r = memref.load %tw[%t3] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
             %w3i = memref.load %tw[%t31] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            %m3a = arith.mulf %b3r, %w3r : ${ft}
-            %m3b = arith.mulf %b3i, %w3i : ${ft}
-            %m3c = arith.mulf %b3r, %w3i : ${ft}
-            %m3d = arith.mulf %b3i, %w3r : ${ft}
-            %a3r = arith.${minus_s} %m3a, %m3b : ${ft}
-            %a3i = arith.${plus_s} %m3d, %m3c : ${ft}
+            %s3i = arith.mulf %w3i, %one_s : ${ft}
+            %m3b = arith.mulf %b3i, %s3i : ${ft}
+            %m3c = arith.mulf %b3r, %s3i : ${ft}
+            %n3b = arith.negf %m3b : ${ft}
+            %a3r = math.fma %b3r, %w3r, %n3b : ${ft}
+            %a3i = math.fma %b3i, %w3r, %m3c : ${ft}
             %s02r = arith.addf %a0r, %a2r : ${ft}
             %s02i = arith.addf %a0i, %a2i : ${ft}
             %d02r = arith.subf %a0r, %a2r : ${ft}
@@ -161,9 +162,10 @@
 // part: passes
           // NP/2-point FFT of z_k = sm[k] + i sm[HALF + k], in place, in the direction s: +1 in
           // fft_synth.mlir, -1 in fft_analys.mlir. Pasted into both as the placeholder fft_core
-          // by ireesht/kernels_mlir.py, with sign (that of s) and plus_s / minus_s (the arith ops
-          // that add / subtract s times a term). Takes from the stage: %n = NP / 2 (a power of
-          // two, 2 <= n <= 2048), %sm, %tw, %np, %tid, %half and %c0 to %c4.
+          // by ireesht/kernels_mlir.py, with sign (that of s), one_s (s as a float) and plus_s /
+          // minus_s (the arith ops that add / subtract s times a term). Takes from the stage:
+          // %n = NP / 2 (a power of two, 2 <= n <= 2048), %sm, %tw, %np, %tid, %half and %c0 to
+          // %c4.
           // bits 1, 3, ..., 11: a power of two n <= 2048 has an odd log2 iff n & 0xAAA != 0
           %oddbits = arith.constant 2730 : index
           // In-place DFT of sm[0..n) with exp(${sign}2 pi i k t / n): Stockham passes with sub-transform
@@ -174,27 +176,31 @@
           // pass: q < 4 for radix 4 (n / 4 <= 512 of them), q < 8 for radix 2 (n / 2 <= 1024).
           %nodd = arith.andi %n, %oddbits : index
           %odd = arith.cmpi ne, %nodd, %c0 : index
-          %p0, %lp0 = scf.if %odd -> (index, index) {
+          %p0 = scf.if %odd -> (index) {
             // radix 2, only ever the first pass (p = 1)
             %nb2 = arith.shrui %n, %c1 : index
 ${radix2_calls}
             gpu.barrier
-            scf.yield %c2, %c1 : index, index
+            scf.yield %c2 : index
           } else {
-            scf.yield %c1, %c0 : index, index
+            scf.yield %c1 : index
           }
           %nb4 = arith.shrui %n, %c2 : index
-          scf.while (%p = %p0, %lp = %lp0) : (index, index) -> (index, index) {
+          // the rotations of a pass: the block of ireesht/fourier.py at twiddle row NP + p - p0
+          // (its floats from %tb); the next pass's block follows its 3 p rows
+          %tb0 = arith.muli %np, %c2 : index
+          %c6 = arith.constant 6 : index
+          scf.while (%p = %p0, %tb = %tb0) : (index, index) -> (index, index) {
             %go = arith.cmpi ult, %p, %n : index
-            scf.condition(%go) %p, %lp : index, index
+            scf.condition(%go) %p, %tb : index, index
           } do {
-          ^bb0(%p: index, %lp: index):
-            // rotation r k / (4 p) of a turn = table entry r k ts, ts = NP / (4 p); 4 p divides n
-            %lp2 = arith.addi %lp, %c2 : index
-            %ts = arith.shrui %np, %lp2 : index
+          ^bb0(%p: index, %tb: index):
             %pm1 = arith.subi %p, %c1 : index
+            %p2 = arith.muli %p, %c2 : index
 ${radix4_calls}
             gpu.barrier
             %p4 = arith.muli %p, %c4 : index
-            scf.yield %p4, %lp2 : index, index
+            %p6 = arith.muli %p, %c6 : index
+            %tb4 = arith.addi %tb, %p6 : index
+            scf.yield %p4, %tb4 : index, index
           }

@@ -3,8 +3,9 @@
 //
 //   f[b][i][j] = Re F_0 + 2 Re sum_{m=1..M} F_m exp(i m 2 pi j / NP)   (Im F_0 ignored)
 //
-// bindings 0 twiddle [NP][2], 1 F [B][NL][mc][2], 2 f [B][NL][NP]; push constants NL, NP, mc, B;
-// grid (NL, B, 1). Same algorithm as kernels/wgsl/fft_synth.wgsl, which explains the math:
+// bindings 0 twiddle [NT][2] (NP rows, NP/2 more on the FAST path: ireesht/fourier.py),
+// 1 F [B][NL][mc][2], 2 f [B][NL][NP]; push constants NL, NP, mc, B; grid (NL, B, 1).
+// Same algorithm as kernels/wgsl/fft_synth.wgsl, which explains the math:
 //  * FAST, NP a power of two with 4 <= NP <= 4096: Hermitian spectrum folded into the NP/2-point
 //    complex spectrum of z_n = f_2n + i f_2n+1, inverted by a Stockham FFT in workgroup memory
 //    (one radix-2 pass when log2(NP/2) is odd, then radix-4 passes), written out interleaved.
@@ -52,7 +53,18 @@ ${fft_funcs}
         %mc = arith.index_castui %mc_i : i32 to index
         %nb = arith.index_castui %nb_i : i32 to index
         %rows = arith.muli %nb, %nl : index
-        %ntw = arith.muli %np, %c2 : index
+        %npm1 = arith.subi %np, %c1 : index
+        %npand = arith.andi %np, %npm1 : index
+        %ispow = arith.cmpi eq, %npand, %c0 : index
+        %ge4 = arith.cmpi uge, %np, %c4 : index
+        %le = arith.cmpi ule, %np, %c4096 : index
+        %fast0 = arith.andi %ispow, %ge4 : i1
+        %fast = arith.andi %fast0, %le : i1
+        // twiddle: NP rows, and NP / 2 more on the FFT path (ireesht/fourier.py)
+        %nhalf = arith.shrui %np, %c1 : index
+        %tail = arith.select %fast, %nhalf, %c0 : index
+        %ntwr = arith.addi %np, %tail : index
+        %ntw = arith.muli %ntwr, %c2 : index
         %rmc = arith.muli %rows, %mc : index
         %nF = arith.muli %rmc, %c2 : index
         %nf = arith.muli %rows, %np : index
@@ -68,13 +80,6 @@ ${fft_funcs}
         %rowmc = arith.muli %row, %mc : index
         %Fb = arith.muli %rowmc, %c2 : index
         %fb = arith.muli %row, %np : index
-        %npm1 = arith.subi %np, %c1 : index
-        %npand = arith.andi %np, %npm1 : index
-        %ispow = arith.cmpi eq, %npand, %c0 : index
-        %ge4 = arith.cmpi uge, %np, %c4 : index
-        %le = arith.cmpi ule, %np, %c4096 : index
-        %fast0 = arith.andi %ispow, %ge4 : i1
-        %fast = arith.andi %fast0, %le : i1
         scf.if %fast {
           %n = arith.shrui %np, %c1 : index
           %mmax = arith.subi %mc, %c1 : index
@@ -113,12 +118,11 @@ ${fft_funcs}
             %wi = memref.load %tw[%k21] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
             %dr = arith.subf %xr, %cr : ${ft}
             %di = arith.subf %xi, %ci : ${ft}
-            %g0 = arith.mulf %wr, %dr : ${ft}
             %g1 = arith.mulf %wi, %di : ${ft}
-            %g2 = arith.mulf %wr, %di : ${ft}
             %g3 = arith.mulf %wi, %dr : ${ft}
-            %er = arith.subf %g0, %g1 : ${ft}
-            %ei = arith.addf %g2, %g3 : ${ft}
+            %ng1 = arith.negf %g1 : ${ft}
+            %er = math.fma %wr, %dr, %ng1 : ${ft}
+            %ei = math.fma %wr, %di, %g3 : ${ft}
             %sr = arith.addf %xr, %cr : ${ft}
             %si = arith.addf %xi, %ci : ${ft}
             %zr = arith.subf %sr, %ei : ${ft}
