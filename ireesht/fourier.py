@@ -1,7 +1,7 @@
 """The Fourier stages' host table ``twiddle`` (kernels/CONTRACT.md), computed in float64.
 
 Rows ``0 .. nphi-1`` hold ``(cos, sin)(2 pi k / nphi)``, what every family reads. When the
-stages take the FFT path (``fft_path``), ``nphi / 2`` more rows follow for the MLIR family's
+stages take the FFT path (``fft_path``), ``nphi / 2`` more rows follow for the GPU families'
 radix-4 passes, one block per pass in the order the passes run: for the pass of
 sub-transform length ``p``, ``(cos, sin)(2 pi r k / (4 p))`` at row
 ``nphi + (p - p0) + (r - 1) p + k`` (``r = 1..3``, ``k < p``; ``p0`` = 2 when
