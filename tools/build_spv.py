@@ -178,7 +178,7 @@ def plan(src_dir: Path = WGSL_DIR) -> list[tuple[Path, str, str]]:
         else:
             if _PLACEHOLDER.search(text):
                 raise BuildError(f"{src.name} has {{{{...}}}} placeholders but no entry in {VARIANTS_FILE}")
-            jobs.append((src, src.stem, text))
+            jobs.append((src, src.stem, unroll(text, {}, src.name)))
     names = [name for _, name, _ in jobs]
     dups = sorted({n for n in names if names.count(n) > 1})
     if dups:
