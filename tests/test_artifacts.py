@@ -69,7 +69,7 @@ def test_truncated_module_is_named(built, tmp_path):
         ireesht.load(d)
 
 
-def test_corrupted_manifest_and_newer_version(built, tmp_path):
+def test_corrupted_manifest_and_other_versions(built, tmp_path):
     d = _copy(built, tmp_path / "c")
     (d / "manifest.json").write_text('{"manifest_version": 2, "artif')
     with pytest.raises(ArtifactError, match="not a valid manifest"):
@@ -77,6 +77,11 @@ def test_corrupted_manifest_and_newer_version(built, tmp_path):
     d = _copy(built, tmp_path / "n")
     _edit_manifest(d, manifest_version=99, ireesht_version="9.0")
     with pytest.raises(ArtifactError, match="manifest_version=99 was written by ireesht 9.0"):
+        ireesht.load(d)
+    # version 2 modules take the twiddle table without the FFT passes' rows
+    d = _copy(built, tmp_path / "o")
+    _edit_manifest(d, manifest_version=2)
+    with pytest.raises(ArtifactError, match="manifest_version=2 from an older ireesht; rebuild"):
         ireesht.load(d)
 
 
