@@ -202,7 +202,8 @@ def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
         raise ValueError(f"dtype={plan.dtype!r}: the mlir kernels have no {values['ft']} layout yet")
     common = {**values, **FLOAT_FORMATS[values["ft"]], "target": "#target", "pipeline": pipeline}
     core = (kernels_dir() / "legendre_core.mlir").read_text()
-    fft_core = (kernels_dir() / "fft_core.mlir").read_text()
+    fft_parts = split_sections((kernels_dir() / "fft_core.mlir").read_text(), "part")
+    fft_calls = fft_pass_calls(values["ft"])
     out = {}
     for stage in STAGES:
         v = {**common, "exe": stage}
@@ -237,10 +238,9 @@ def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
         if "kp" in v:
             v["legendre_core"] = string.Template(core).substitute(v)
         if stage in FFT_DIRECTIONS:
-            parts = split_sections(fft_core, "part")
-            fv = {**v, **FFT_DIRECTIONS[stage], **fft_pass_calls(values["ft"])}
-            v["fft_funcs"] = string.Template(parts["funcs"]).substitute(fv)
-            v["fft_core"] = string.Template(parts["passes"]).substitute(fv)
+            fv = {**v, **FFT_DIRECTIONS[stage], **fft_calls}
+            v["fft_funcs"] = string.Template(fft_parts["funcs"]).substitute(fv)
+            v["fft_core"] = string.Template(fft_parts["passes"]).substitute(fv)
         out[stage] = v
     return out
 

@@ -7,8 +7,10 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from ireesht.plan import STAGES, Plan, analys_fields_per_thread
+from ireesht.plan import STAGES, SYNTH_WG, Plan, analys_fields_per_thread
 from ireesht.resources import data_dir
+
+SYNTH_PAIRS = 2  # KP of leg_synth.wgsl: latitude pairs per thread
 
 
 def kernel_objects(plan: Plan) -> dict[str, str]:
@@ -32,7 +34,9 @@ def parts(plan: Plan, values: dict) -> dict[str, str]:
     ``hal.dispatch.extern`` with the clauses of mlir/extern_wgsl.mlir."""
     from ireesht.pipeline import read_sections, stage_ops
 
-    sections = read_sections("extern_wgsl.mlir", {**values, **kernel_objects(plan)})
+    synth_gx = -(-plan.npairs // (SYNTH_WG * SYNTH_PAIRS))  # leg_synth's grid x
+    sections = read_sections("extern_wgsl.mlir",
+                             {**values, **kernel_objects(plan), "synth_gx": synth_gx})
     clauses = {s: sections[f"clauses_{s}"] for s in STAGES}
     ops = stage_ops(values, {s: 'hal.dispatch.extern "main"[%b]' for s in STAGES}, clauses)
     return {"aliases": sections["aliases"], "module_attrs": "", "executables": "", **ops}

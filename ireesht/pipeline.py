@@ -18,7 +18,7 @@ from pathlib import Path
 
 
 from ireesht import fourier
-from ireesht.plan import STAGES, SYNTH_PAIRS_PER_THREAD, SYNTH_WG, Plan, analys_fields_per_thread
+from ireesht.plan import STAGES, Plan, analys_fields_per_thread
 from ireesht.resources import data_dir
 from types import ModuleType
 
@@ -47,7 +47,6 @@ def template_values(plan: Plan) -> dict:
         nbits=plan.nbits,
         mc=plan.mc,
         nlm=plan.nlm,
-        synth_gx=-(-plan.npairs // (SYNTH_WG * SYNTH_PAIRS_PER_THREAD)),
         synth_nf=plan.fields_per_thread,
         analys_nf=analys_fields_per_thread(plan),
     )

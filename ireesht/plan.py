@@ -24,7 +24,6 @@ TARGETS = tuple(TARGET_KERNELS)
 CPU_BASELINES = ("x86-64-v2", "x86-64-v3", "aarch64")
 FIELDS_PER_THREAD = (1, 2, 4)
 SYNTH_WG = 64  # workgroup size of leg_synth (WGSL and MLIR)
-SYNTH_PAIRS_PER_THREAD = 2  # KP of leg_synth.wgsl
 # the four stage kernels of every family, in the order of their dispatches (synthesis,
 # then analysis)
 STAGES = ("leg_synth", "fft_synth", "fft_analys", "leg_analys")

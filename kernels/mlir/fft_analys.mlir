@@ -41,7 +41,6 @@ ${fft_funcs}
         // (unit-stride 32-bit accesses, bank-conflict free). 2 x 2048 f32 = 16 KB (f64: 32 KB).
         %wg = arith.constant 128 : index
         %half = arith.constant 2048 : index
-        %c4096 = arith.constant 4096 : index
         %zero = arith.constant 0.0 : ${ft}
         %pt5 = arith.constant 0.5 : ${ft}
         %nl_i = hal.interface.constant.load layout(#fft_layout) ordinal(0) : i32
@@ -54,17 +53,7 @@ ${fft_funcs}
         %nb = arith.index_castui %nb_i : i32 to index
         %rows = arith.muli %nb, %nl : index
         %npm1 = arith.subi %np, %c1 : index
-        %npand = arith.andi %np, %npm1 : index
-        %ispow = arith.cmpi eq, %npand, %c0 : index
-        %ge4 = arith.cmpi uge, %np, %c4 : index
-        %le = arith.cmpi ule, %np, %c4096 : index
-        %fast0 = arith.andi %ispow, %ge4 : i1
-        %fast = arith.andi %fast0, %le : i1
-        // twiddle: NP rows, and NP / 2 more on the FFT path (ireesht/fourier.py)
-        %nhalf = arith.shrui %np, %c1 : index
-        %tail = arith.select %fast, %nhalf, %c0 : index
-        %ntwr = arith.addi %np, %tail : index
-        %ntw = arith.muli %ntwr, %c2 : index
+        %fast, %ntw = func.call @fft_path(%np) : (index) -> (i1, index)
         %nf = arith.muli %rows, %np : index
         %rmc = arith.muli %rows, %mc : index
         %nF = arith.muli %rmc, %c2 : index

@@ -1,9 +1,32 @@
 // part: funcs
-        // The butterflies of fft_core's passes (below), pasted into both Fourier stages at
-        // module level; IREE inlines them. A thread's butterflies of a pass are unrolled
-        // (ireesht/kernels_mlir.py fft_pass_calls): their outputs wait in named registers
-        // until every thread has read its inputs (a loop over them kept the outputs in
-        // vectors shifted at every step: more moves than arithmetic).
+        // The path test and the butterflies of fft_core's passes (below), pasted into both
+        // Fourier stages at module level; IREE inlines them. A thread's butterflies of a pass
+        // are unrolled (ireesht/kernels_mlir.py fft_pass_calls): their outputs wait in named
+        // registers until every thread has read its inputs (a loop over them kept the outputs
+        // in vectors shifted at every step: more moves than arithmetic).
+
+        // Whether rows of %np points take the FAST path (NP a power of two, 4 <= NP <= 4096),
+        // and the floats of the twiddle table: NP rows, NP / 2 more on that path
+        // (ireesht/fourier.py).
+        func.func private @fft_path(%np: index) -> (i1, index) {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %c2 = arith.constant 2 : index
+          %c4 = arith.constant 4 : index
+          %c4096 = arith.constant 4096 : index
+          %npm1 = arith.subi %np, %c1 : index
+          %npand = arith.andi %np, %npm1 : index
+          %ispow = arith.cmpi eq, %npand, %c0 : index
+          %ge4 = arith.cmpi uge, %np, %c4 : index
+          %le = arith.cmpi ule, %np, %c4096 : index
+          %fast0 = arith.andi %ispow, %ge4 : i1
+          %fast = arith.andi %fast0, %le : i1
+          %nhalf = arith.shrui %np, %c1 : index
+          %tail = arith.select %fast, %nhalf, %c0 : index
+          %rows = arith.addi %np, %tail : index
+          %ntw = arith.muli %rows, %c2 : index
+          return %fast, %ntw : i1, index
+        }
 
         // Radix-4 butterfly %i (when %in) of a pass with sub-transform length p (%pm1 = p - 1,
         // %p2 = 2 p) whose rotations exp(2 pi i r k / (4 p)) start at %tw[%tb] (the pass's block
