@@ -18,10 +18,11 @@ bit layout of ``ft`` (``exp_bias``, ``mant_bits``, ``exp_mask``, ``frexp_keep``,
 ``legendre_core`` (``legendre_core.mlir``), for synthesis ``synth_gx`` (its grid's x) and
 ``expand_v`` / ``expand_f`` (bodies that spread pairs and fields over the slots), and, for
 analysis, ``span`` (degrees per span), ``part`` (its values of per-thread sums),
-``part_rows`` (its rows), ``row_stride`` and ``contribute`` (the unrolled body that writes
-them); the Fourier stages take ``fft_funcs`` and ``fft_core`` (the two parts of
-``fft_core.mlir``, its butterflies and its passes, in the stage's direction, with the
-unrolled calls of ``fft_pass_calls``).
+``part_rows`` (its rows), ``row_split`` and ``row_cols`` (the pieces a row is summed in, and
+their columns), ``row_stride`` and ``contribute`` (the unrolled body that writes them); the
+Fourier stages take ``fft_funcs`` and ``fft_core`` (the two parts of ``fft_core.mlir``, its
+butterflies and its passes, in the stage's direction, with the unrolled calls of
+``fft_pass_calls``).
 """
 
 from __future__ import annotations
@@ -44,6 +45,10 @@ ANALYS_PAIRS = 4
 # 0.24 ms)
 SYNTH_PAIRS = 2
 ANALYS_WG = 128  # threads of a leg_analys.mlir workgroup
+# leg_analys.mlir sums each row of a span's contributions (128 columns) in two pieces, by
+# two threads (one thread per row: 1-6% slower on the H200 with float32; four pieces: 3%
+# slower with float64)
+ROW_PIECES = 2
 VOTE_GROUP = 32  # threads that choose the lean or careful loop together (legendre_core.mlir)
 # The direction s of fft_core.mlir's FFT, exp(s 2 pi i k t / n): its sign, s as a float, and
 # the arith ops that add and subtract s times a term.
@@ -233,7 +238,12 @@ def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
             if span < 4:  # the loops step four degrees at a time within a span
                 raise ValueError(f"fields_per_thread={v['nf']} with dtype={plan.dtype!r}: "
                                  f"its analysis rows do not fit {limit} bytes of workgroup memory")
-            v.update(span=span, part=span * row, row_stride=row, part_rows=span * v["nf"] * 2,
+            rows = span * v["nf"] * 2
+            if rows * ROW_PIECES > ANALYS_WG:
+                raise ValueError(f"{rows} analysis rows per span in {ROW_PIECES} pieces need more "
+                                 f"than {ANALYS_WG} threads")
+            v.update(span=span, part=span * row, row_stride=row, part_rows=rows,
+                     row_split=ROW_PIECES, row_cols=ANALYS_WG // ROW_PIECES,
                      contribute=_contribute(v["kp"], v["nf"], values["ft"], span * row))
         if "kp" in v:
             v["legendre_core"] = string.Template(core).substitute(v)

@@ -10,8 +10,9 @@
 // degrees in spans of ${span}, with the lean loop of the vote group's form once all its
 // pairs carry true values (else the careful one, as in leg_synth.mlir). Per degree each
 // thread sums its pairs in registers and writes one value per field (re, im) to workgroup
-// memory; once per span, between one pair of barriers, one thread per row adds up a row of
-// the span (@row_sum): no subgroup operation, and no sum across lanes per degree and thread.
+// memory; once per span, after a barrier, pairs of threads add up the rows of the span in
+// two pieces (@row_sum), combined after one more barrier: no subgroup operation, and no
+// sum across lanes per degree and thread.
   hal.executable private @${exe} {
     hal.executable.variant public @v target(${target}) {
       hal.executable.export public @main ordinal(0) layout(#leg_analys_layout)
@@ -141,8 +142,8 @@ ${contribute}
           return %r#0, %r#1, %r#2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
         }
 
-        // The sum of the 128 columns of row %o of part, four apart in four chains: a single
-        // chain of 128 dependent adds kept three of the workgroup's four warps waiting at the
+        // The sum of ${row_cols} columns of part from %o on, four apart in four chains: a single
+        // chain of dependent adds kept three of the workgroup's four warps waiting at the
         // barrier.
         func.func private @row_sum(%part: memref<${part}x${ft}, #gpu.address_space<workgroup>>, %o: index) -> ${ft} {
           %c0 = arith.constant 0 : index
@@ -150,9 +151,9 @@ ${contribute}
           %c2 = arith.constant 2 : index
           %c3 = arith.constant 3 : index
           %c4 = arith.constant 4 : index
-          %c128 = arith.constant 128 : index
+          %ccols = arith.constant ${row_cols} : index
           %zero = arith.constant 0.0 : ${ft}
-          %s:4 = scf.for %col = %c0 to %c128 step %c4 iter_args(%a0 = %zero, %a1 = %zero, %a2 = %zero, %a3 = %zero)
+          %s:4 = scf.for %col = %c0 to %ccols step %c4 iter_args(%a0 = %zero, %a1 = %zero, %a2 = %zero, %a3 = %zero)
               -> (${ft}, ${ft}, ${ft}, ${ft}) {
             %i0 = arith.addi %o, %col : index
             %i1 = arith.addi %i0, %c1 : index
@@ -184,6 +185,8 @@ ${contribute}
           %c129 = arith.constant 129 : index
           %cspan = arith.constant ${span} : index
           %cparts = arith.constant ${part_rows} : index
+          %csplit = arith.constant ${row_split} : index
+          %ccols = arith.constant ${row_cols} : index
           %four = arith.constant -4 : index  // ~3: n & four rounds n down to a multiple of 4
           %ckp = arith.constant ${kp} : index
           %cnf = arith.constant ${nf} : index
@@ -227,6 +230,8 @@ ${contribute}
           %coef_s = memref.alloc() : memref<${span}x4x${ft}, #gpu.address_space<workgroup>>
           // every thread's contributions to the span: rows (degree, field, re/im) of 129
           %part = memref.alloc() : memref<${part}x${ft}, #gpu.address_space<workgroup>>
+          // the row pieces' sums, one per thread
+          %pieces = memref.alloc() : memref<128x${ft}, #gpu.address_space<workgroup>>
 
           %lid = gpu.thread_id x
           %m = hal.interface.workgroup.id[0] : index
@@ -342,18 +347,43 @@ ${contribute}
                 scf.yield %r#0, %r#1, %r#2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
               }
               gpu.barrier
-              // rows r = (j ${nf} + f) 2 + c of the span's degrees, one thread per row: it adds
-              // the columns of the threads with pairs (rows of 129: no bank conflicts between
-              // the threads), then S_lm times the sum to q. The same thread owns the same entry
-              // of q in every chunk, so its read-modify-write is ordered. (A subgroup sum per
-              // row measured slower on an H200: 0.45 against 0.34 ms at lmax 1023.)
+              // rows r = (j ${nf} + f) 2 + c of the span's degrees (rows of 129: no bank
+              // conflicts between the threads), each summed in ${row_split} pieces of ${row_cols} columns:
+              // thread t takes piece t / ${part_rows} of row t % ${part_rows} (one thread per row kept
+              // half the workgroup idle and the rest waiting at the barrier); then thread r
+              // adds up the pieces of row r and puts S_lm times the sum into q. The same thread
+              // owns the same entry of q in every chunk, so its read-modify-write is ordered.
+              // (A subgroup sum per row measured slower on an H200: 0.45 against 0.34 ms at
+              // lmax 1023.)
               %cntnf = arith.muli %cnt, %cnf : index
               %nrows = arith.muli %cntnf, %c2 : index
-              scf.for %r = %lid to %nrows step %c128 {
-                %o = arith.muli %r, %c129 : index
+              %pr = arith.remui %lid, %cparts : index
+              %ph = arith.divui %lid, %cparts : index
+              %pin0 = arith.cmpi ult, %pr, %nrows : index
+              %pin1 = arith.cmpi ult, %ph, %csplit : index
+              %pin = arith.andi %pin0, %pin1 : i1
+              %piece = scf.if %pin -> (${ft}) {
+                %ro = arith.muli %pr, %c129 : index
+                %co = arith.muli %ph, %ccols : index
+                %o = arith.addi %ro, %co : index
                 %s = func.call @row_sum(%part, %o) : (memref<${part}x${ft}, #gpu.address_space<workgroup>>, index) -> ${ft}
-                %cpart = arith.remui %r, %c2 : index
-                %jf = arith.divui %r, %c2 : index
+                scf.yield %s : ${ft}
+              } else {
+                scf.yield %zero : ${ft}
+              }
+              memref.store %piece, %pieces[%lid] : memref<128x${ft}, #gpu.address_space<workgroup>>
+              gpu.barrier
+              %owner = arith.cmpi ult, %lid, %nrows : index
+              scf.if %owner {
+                %s = scf.for %h = %c0 to %csplit step %c1 iter_args(%acc = %zero) -> (${ft}) {
+                  %hi = arith.muli %h, %cparts : index
+                  %i = arith.addi %hi, %lid : index
+                  %v = memref.load %pieces[%i] : memref<128x${ft}, #gpu.address_space<workgroup>>
+                  %a = arith.addf %acc, %v : ${ft}
+                  scf.yield %a : ${ft}
+                }
+                %cpart = arith.remui %lid, %c2 : index
+                %jf = arith.divui %lid, %c2 : index
                 %j = arith.divui %jf, %cnf : index
                 %f = arith.remui %jf, %cnf : index
                 %b = arith.addi %b0, %f : index
