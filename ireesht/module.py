@@ -80,11 +80,11 @@ class Module:
         """
         p = self.plan
         if rtmod.is_device_array(qlm):
-            rtmod.check_device_array("qlm", qlm, (p.nlm, 2), self._real)
+            batch = rtmod.check_device_array("qlm", qlm, (p.nlm, 2), self._real)
             if out is None:
                 return self._session.call("synth", *self._synth_args, qlm)
-            rtmod.check_device_array("out", out, (p.nlat, p.nphi), self._real, qlm.shape[0])
-            return self._into("synth", qlm, out)
+            rtmod.check_device_array("out", out, (p.nlat, p.nphi), self._real, batch)
+            return self._into("synth", qlm, batch, out)
         q = _as_array("qlm", qlm, complex_=True)
         if q.ndim < 1 or q.shape[-1] != p.nlm:
             raise ValueError(
@@ -94,7 +94,7 @@ class Module:
         flat = np.ascontiguousarray(q.reshape(-1, p.nlm), dtype=self._complex)
         if flat.shape[0] == 0:
             return np.zeros(lead + (p.nlat, p.nphi), self._real)
-        f = self._into("synth", flat.view(self._real).reshape(-1, p.nlm, 2))
+        f = self._into("synth", flat.view(self._real).reshape(-1, p.nlm, 2), flat.shape[0])
         return self._session.to_numpy(f).reshape(lead + (p.nlat, p.nphi))
 
     def analys(self, f, out=None):
@@ -105,11 +105,11 @@ class Module:
         """
         p = self.plan
         if rtmod.is_device_array(f):
-            rtmod.check_device_array("spatial", f, (p.nlat, p.nphi), self._real)
+            batch = rtmod.check_device_array("spatial", f, (p.nlat, p.nphi), self._real)
             if out is None:
                 return self._session.call("analys", *self._analys_args, f)
-            rtmod.check_device_array("out", out, (p.nlm, 2), self._real, f.shape[0])
-            return self._into("analys", f, out)
+            rtmod.check_device_array("out", out, (p.nlm, 2), self._real, batch)
+            return self._into("analys", f, batch, out)
         x = _as_array("spatial", f, complex_=False)
         if x.ndim < 2 or x.shape[-2:] != (p.nlat, p.nphi):
             raise ValueError(
@@ -119,15 +119,15 @@ class Module:
         flat = np.ascontiguousarray(x.reshape(-1, p.nlat, p.nphi), dtype=self._real)
         if flat.shape[0] == 0:
             return np.zeros(lead + (p.nlm,), self._complex)
-        q = self._into("analys", flat)
+        q = self._into("analys", flat, flat.shape[0])
         return self._session.to_numpy(q).view(self._complex).reshape(lead + (p.nlm,))
 
-    def _into(self, name: str, x, out=None):
-        """Call ``<name>_into``, which writes the result into ``out`` and the intermediate F
-        into a kept buffer: IREE then allocates nothing per call. ``out=None`` writes into
-        a kept result buffer (only for results that are copied to the host at once)."""
+    def _into(self, name: str, x, batch: int, out=None):
+        """Call ``<name>_into`` on ``batch`` fields ``x``, which writes the result into
+        ``out`` and the intermediate F into a kept buffer: IREE then allocates nothing per
+        call. ``out=None`` writes into a kept result buffer (only for results that are
+        copied to the host at once)."""
         p = self.plan
-        batch = x.shape[0]
         if out is None:
             result_shape = (p.nlat, p.nphi) if name == "synth" else (p.nlm, 2)
             out = self._kept_buffer("result", name, (batch, *result_shape))
