@@ -142,9 +142,9 @@ ${contribute}
           return %r#0, %r#1, %r#2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
         }
 
-        // The sum of ${row_cols} columns of part from %o on, four apart in four chains: a single
-        // chain of dependent adds kept three of the workgroup's four warps waiting at the
-        // barrier.
+        // The sum of ${row_cols} columns of part from %o on, four apart in four chains: a
+        // single chain of dependent adds kept three of the workgroup's four warps waiting at
+        // the barrier.
         func.func private @row_sum(%part: memref<${part}x${ft}, #gpu.address_space<workgroup>>, %o: index) -> ${ft} {
           %c0 = arith.constant 0 : index
           %c1 = arith.constant 1 : index
@@ -348,13 +348,13 @@ ${contribute}
               }
               gpu.barrier
               // rows r = (j ${nf} + f) 2 + c of the span's degrees (rows of 129: no bank
-              // conflicts between the threads), each summed in ${row_split} pieces of ${row_cols} columns:
-              // thread t takes piece t / ${part_rows} of row t % ${part_rows} (one thread per row kept
-              // half the workgroup idle and the rest waiting at the barrier); then thread r
-              // adds up the pieces of row r and puts S_lm times the sum into q. The same thread
-              // owns the same entry of q in every chunk, so its read-modify-write is ordered.
-              // (A subgroup sum per row measured slower on an H200: 0.45 against 0.34 ms at
-              // lmax 1023.)
+              // conflicts between the threads), each summed in ${row_split} pieces of
+              // ${row_cols} columns: thread t takes piece t / ${part_rows} of row
+              // t % ${part_rows} (one thread per row kept half the workgroup idle and the rest
+              // waiting at the barrier); then thread r adds up the pieces of row r and puts
+              // S_lm times the sum into q. The same thread owns the same entry of q in every
+              // chunk, so its read-modify-write is ordered. (A subgroup sum per row measured
+              // slower on an H200: 0.45 against 0.34 ms at lmax 1023.)
               %cntnf = arith.muli %cnt, %cnf : index
               %nrows = arith.muli %cntnf, %c2 : index
               %pr = arith.remui %lid, %cparts : index
