@@ -10,8 +10,8 @@ kernel as written and does not tile it. The dispatches are ``flow.dispatch`` ops
 Placeholders of the stage files, besides ``ireesht.pipeline.template_values``:
 ``exe`` (the executable's symbol), ``target`` (the executable target alias), ``pipeline``
 (the translation pipeline), ``it`` (the integer of the width of ``ft``) and the
-bit layout of ``ft`` (``exp_bias``, ``mant_bits``, ``exp_mask``, ``frexp_keep``,
-``half_bits``, ``frexp_off``); the Legendre stages also take ``nf`` (fields per thread),
+rescaling of ``ft`` (``scale_bits``, ``threshold``, ``shrink``); the Legendre stages also
+take ``nf`` (fields per thread),
 ``kp`` (latitude pairs per thread), ``slots`` (kp nf), ``pin`` (see ``legendre_values``),
 ``vote_group`` (threads that choose a loop and a form together),
 ``vote_flags`` (two per vote group of the workgroup),
@@ -54,25 +54,16 @@ VOTE_GROUP = 32  # threads that choose the lean or careful loop together (legend
 # the arith ops that add and subtract s times a term.
 FFT_DIRECTIONS = {"fft_synth": dict(sign="+", one_s="1.0", plus_s="addf", minus_s="subf"),
                   "fft_analys": dict(sign="-", one_s="-1.0", plus_s="subf", minus_s="addf")}
-# The bit layout of each float type the templates take (IEEE 754), and the rescaling of the
-# recurrence (ireesht/legendre.py): values carried as y 2^(S k), |y| < 2^T, with S and T
-# such that the dropped values (below 2^(T - S)) are far below the type's rounding.
-FLOAT_FORMATS = {
-    "f32": dict(it="i32", exp_bias=127, mant_bits=23, exp_mask=0xFF,
-                frexp_keep=-0x7F800001,  # 0x807fffff: sign and mantissa
-                half_bits=0x3F000000,  # the exponent of 0.5
-                frexp_off=126, dtype="float32"),
-    "f64": dict(it="i64", exp_bias=1023, mant_bits=52, exp_mask=0x7FF,
-                frexp_keep=-0x7FF0000000000001,  # 0x800fffffffffffff
-                half_bits=0x3FE0000000000000,
-                frexp_off=1022, dtype="float64"),
-}
+# The integer type of each float type the templates take (the Legendre stages' exponent
+# counters), and the rescaling of the recurrence (ireesht/legendre.py): values carried as
+# y 2^(S k), |y| < 2^T, with S and T such that the dropped values (below 2^(T - S)) are far
+# below the type's rounding.
+FLOAT_FORMATS = {"f32": dict(it="i32", dtype="float32"), "f64": dict(it="i64", dtype="float64")}
 for _f in FLOAT_FORMATS.values():
     _t, _s = RESCALE_BITS[_f.pop("dtype")]
-    _f.update(threshold_bits=_t, scale_log2=_s.bit_length() - 1)
-    _f.update(scale_bits=1 << _f["scale_log2"],
-              threshold=repr(2.0 ** _f["threshold_bits"]),  # exact: powers of two
-              shrink=repr(2.0 ** -(1 << _f["scale_log2"])))
+    _f.update(scale_bits=_s,
+              threshold=repr(2.0 ** _t),  # exact: powers of two
+              shrink=repr(2.0 ** -_s))
 
 _WGP = ("wgp = <compute = {compute}, storage = {storage}, subgroup = {subgroup}, "
         "dot = none, mma = [], subgroup_size_choices = [{sg}], "

@@ -30,11 +30,10 @@ float64) for large m near the poles, although ``P_lm`` grows back to O(1) furthe
 recurrence. So the kernels carry every value as ``y * 2^(SCALE_BITS * k)`` with an integer
 exponent counter ``k <= 0``:
 
-- the seed ``c_m sin^m`` is formed from a per-latitude table of ``sin(theta)^(2^j)``
-  (mantissa as a float32 hi+lo pair, plus an integer exponent), multiplied in double-float
-  arithmetic for the set bits of m, so it is exact to float32 rounding for any m < 2^nbits;
-  its exponent E picks ``k = floor((E + THRESHOLD_BITS) / SCALE_BITS)`` so that
-  ``|y| < 2^THRESHOLD_BITS``;
+- the seed ``c_m sin^m`` of every order and latitude pair comes from a table built on the
+  host (:func:`seed_table`: double-float64 products, rounded once), so it is exact to the
+  dtype's rounding for any m; its exponent E picks ``k = floor((E + THRESHOLD_BITS) /
+  SCALE_BITS)`` so that ``|y| < 2^THRESHOLD_BITS``;
 - while ``k < 0`` the recurrence runs on the scaled values and nothing is accumulated (the
   true value is below ``2^(THRESHOLD_BITS - SCALE_BITS)``: negligible); whenever
   ``|y_l| > 2^THRESHOLD_BITS`` both state values are multiplied by ``2^-SCALE_BITS``
@@ -42,8 +41,8 @@ exponent counter ``k <= 0``:
 - from ``k == 0`` on the values are the true ones and are accumulated; they never
   overflow (``|P_lm| <= sqrt((2l+1)/(4 pi))``).
 
-Nothing ever leaves the normal float32 range, for any lmax up to 2^nbits - 1 (16383 with
-14 bits). :func:`scaled_legendre` evaluates this exact scheme in numpy, at float32 or
+Nothing ever leaves the normal float32 range, for any lmax below 16384 (the bound of the
+MLIR kernels' rescaling checks). :func:`scaled_legendre` evaluates this exact scheme in numpy, at float32 or
 float64, so it can be checked against the independent float64 reference. (The MLIR
 kernels check the rescaling every 8 degrees instead of every degree, and add the values of
 ``k = -1`` with their true size, ``2^-SCALE_BITS y``, below ``2^(THRESHOLD_BITS -
@@ -59,8 +58,8 @@ import numpy as np
 
 SCALE_BITS = 64
 THRESHOLD_BITS = 32
-# (THRESHOLD_BITS, SCALE_BITS) of each dtype of the MLIR kernels: float32 as above; float64
-# drops values below 2^(128 - 256), far below its rounding too
+# (THRESHOLD_BITS, SCALE_BITS) of each dtype, in every kernel family and in the seed table:
+# float32 as above; float64 drops values below 2^(128 - 256), far below its rounding too
 RESCALE_BITS = {"float32": (THRESHOLD_BITS, SCALE_BITS), "float64": (128, 256)}
 
 
@@ -125,34 +124,68 @@ def seed_constants(mmax: int) -> np.ndarray:
     return np.where(m % 2 == 1, -c, c)
 
 
-def nbits_for(mmax: int) -> int:
-    """Number of binary powers ``sin^(2^j)`` needed to form ``sin^m`` for every m <= mmax."""
-    return max(1, int(mmax).bit_length())
+def _two_prod(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """a b = p + e exactly in float64 (Dekker; numpy has no fma)."""
+    p = a * b
+    split = 134217729.0  # 2^27 + 1
+    ta = split * a
+    ah = ta - (ta - a)
+    al = a - ah
+    tb = split * b
+    bh = tb - (tb - b)
+    bl = b - bh
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    return p, e
 
 
-def sin_power_table(sint: np.ndarray, nbits: int) -> tuple[np.ndarray, np.ndarray]:
-    """``sin^(2^j)`` for j < nbits as ``mant * 2^exp``, mant in [0.5, 1).
+def seed_table(mmax: int, sint: np.ndarray, dtype: type) -> np.ndarray:
+    """The seeds ``P_mm = c_m sin^m theta`` of every order m and latitude, as the kernels
+    start from them.
+
+    Each seed is ``(y, k)`` with the value ``y 2^(S k)``, ``k = floor((E + T) / S)`` for the
+    value's exponent E (S, T of ``RESCALE_BITS[dtype]``), so ``2^(-T-1) <= |y| < 2^(S-T)``;
+    or ``y = k = 0`` where ``sin theta = 0`` and m > 0.
+    ``sin^m`` is carried as a double-float64 mantissa and an integer exponent from m - 1 to
+    m (one exact product per step, so nothing is lost for any m), and each seed is rounded
+    once to ``dtype``: O(mmax npts) host work.
 
     Parameters
     ----------
-    sint : (npts,) float64, in (0, 1]
-    nbits : int
+    mmax : int
+    sint : (npts,) float64, sin(theta) in [0, 1]
+    dtype : np.float32 or np.float64
 
     Returns
     -------
-    mant : (npts, nbits) float64
-    exp : (npts, nbits) int64
+    (mmax+1, npts, 2) of ``dtype``: y, and k (a small integer, exact).
     """
-    mant, exp = np.frexp(np.asarray(sint, dtype=np.float64))
-    mant_out = np.empty((mant.size, nbits))
-    exp_out = np.empty((mant.size, nbits), dtype=np.int64)
-    exp = exp.astype(np.int64)
-    for j in range(nbits):
-        mant_out[:, j], exp_out[:, j] = mant, exp
-        # square and renormalise: the float64 exponent alone would underflow past j ~ 10
-        sq, e = np.frexp(mant * mant)
-        mant, exp = sq, 2 * exp + e
-    return mant_out, exp_out
+    threshold_bits, scale_bits = RESCALE_BITS[np.dtype(dtype).name]
+    s = np.asarray(sint, dtype=np.float64)
+    c = seed_constants(mmax)
+    out = np.zeros((mmax + 1, s.size, 2), dtype)
+    hi = np.ones_like(s)  # sin^m = (hi + lo) 2^ex
+    lo = np.zeros_like(s)
+    ex = np.zeros(s.size, dtype=np.int64)
+    for m in range(mmax + 1):
+        if m > 0:
+            p, e = _two_prod(hi, s)
+            e = e + lo * s
+            hi = p + e
+            lo = e - (hi - p)
+            fr, de = np.frexp(hi)
+            hi, lo, ex = fr, np.ldexp(lo, -de), ex + de
+        p, e = _two_prod(hi, np.full_like(s, c[m]))
+        e = e + lo * c[m]
+        vh = p + e
+        vl = e - (vh - p)
+        fr, de = np.frexp(vh)
+        E = ex + de
+        k = np.floor_divide(E + threshold_bits, scale_bits)
+        y = np.ldexp(fr + np.ldexp(vl, -de), E - scale_bits * k)
+        zero = vh == 0
+        out[m, :, 0] = np.where(zero, 0.0, y).astype(dtype)
+        out[m, :, 1] = np.where(zero, 0, k)
+    return out
 
 
 def split(x: np.ndarray, dtype: type = np.float32) -> tuple[np.ndarray, np.ndarray]:
@@ -185,37 +218,16 @@ def scaled_legendre(
     """
     dt = np.dtype(dtype).type
     cost = np.asarray(cost, dtype=np.float64)
-    nbits = nbits_for(max(m, 1))
-    mant, exp = sin_power_table(sint, nbits)
-    c_hi, c_lo = split(seed_constants(m)[m], dt)
 
     def fma(a, b, c):
         # one rounding of the exact result: float64 holds a float32 product exactly
         f64 = np.float64
         return (np.asarray(a, f64) * np.asarray(b, f64) + np.asarray(c, f64)).astype(dt)
 
-    def df_mul(ah, al, bh, bl):
-        p = (ah * bh).astype(dt)
-        e = fma(ah, bh, -p.astype(np.float64))
-        e = (e + (ah * bl + al * bh).astype(dt)).astype(dt)
-        s = (p + e).astype(dt)
-        return s, (e - (s - p)).astype(dt)
-
     npts = cost.size
-    ph = np.full(npts, c_hi, dtype=dt)
-    pl = np.full(npts, c_lo, dtype=dt)
-    pe = np.zeros(npts, dtype=np.int64)
-    for j in range(nbits):
-        if (m >> j) & 1:
-            bh, bl = split(mant[:, j], dt)
-            ph, pl = df_mul(ph, pl, bh, bl)
-            pe += exp[:, j]
-    # normalise the mantissa, then pick the exponent counter k
-    fr, e = np.frexp(ph.astype(np.float64))
-    pl = np.ldexp(pl.astype(np.float64), -e)
-    E = pe + e
-    k = np.floor_divide(E + THRESHOLD_BITS, SCALE_BITS)
-    y1 = np.ldexp(fr + pl, E - SCALE_BITS * k).astype(dt)  # the one rounding of the seed
+    seeds = seed_table(m, sint, dt)[m]
+    y1 = seeds[:, 0]
+    k = seeds[:, 1].astype(np.int64)
 
     coef, scale = order_tables(lmax, m)
     c = coef.astype(dt)
@@ -225,8 +237,9 @@ def scaled_legendre(
 
     out = np.zeros((lmax + 1 - m, npts))
     out[0] = np.where(k == 0, y1, 0.0)
-    big = dt(2.0**THRESHOLD_BITS)
-    shrink = dt(2.0**-SCALE_BITS)
+    threshold_bits, scale_bits = RESCALE_BITS[np.dtype(dt).name]
+    big = dt(2.0**threshold_bits)
+    shrink = dt(2.0**-scale_bits)
     z = np.zeros(npts, dtype=dt)  # y_{l-2} (standard form) or d_{l-1} (difference form)
     for i in range(1, lmax + 1 - m):
         A, B, C, E = c[i]

@@ -29,8 +29,8 @@ SYNTH_WG = 64  # workgroup size of leg_synth (WGSL and MLIR)
 STAGES = ("leg_synth", "fft_synth", "fft_analys", "leg_analys")
 # Table arguments of the exported functions (mlir/pipeline.mlir), in order; the field
 # (q or f) follows them.
-SYNTH_TABLES = ("xtab", "powtab", "mseed", "coef", "stab", "twiddle")
-ANALYS_TABLES = ("xtab", "powtab", "mseed", "coef", "stab", "wtab", "twiddle")
+SYNTH_TABLES = ("xtab", "seedtab", "mseed", "coef", "stab", "twiddle")
+ANALYS_TABLES = ("xtab", "seedtab", "mseed", "coef", "stab", "wtab", "twiddle")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -128,10 +128,6 @@ class Plan:
         return (self.nlat + 1) // 2
 
     @property
-    def nbits(self) -> int:
-        return legendre.nbits_for(self.mmax)
-
-    @property
     def exact(self) -> bool:
         """Whether analysis is exact (to rounding) for fields band-limited to lmax."""
         return self.make_grid().exact_lmax >= self.lmax
@@ -148,9 +144,10 @@ class Plan:
 
         Returns
         -------
-        dict with ``xtab (npairs, 4)`` (x and t = 1 - x as hi + lo pairs), ``powtab
-        (npairs*nbits, 4)``, ``mseed (mc, 4)`` (c_m as hi + lo, the pairs next to the pole
-        that order m may skip (``legendre.polar_rows``), 0), ``coef (nlm, 4)`` (A, B, C, E),
+        dict with ``xtab (npairs, 4)`` (x and t = 1 - x as hi + lo pairs), ``seedtab
+        (mc*npairs, 2)`` (the seed of order m and pair p in row m npairs + p,
+        ``legendre.seed_table``), ``mseed (mc, 4)`` (the pairs next to the pole that order m
+        may skip (``legendre.polar_rows``), 0, 0, 0), ``coef (nlm, 4)`` (A, B, C, E),
         ``stab (nlm,)``, ``wtab (npairs,)``, ``twiddle (fourier.twiddle_rows(nphi), 2)``; all
         computed in float64 and rounded once (values that need more than float32 come as hi +
         lo pairs; in float64 the lo parts are 0).
@@ -162,20 +159,15 @@ class Plan:
         xtab[:, 0], xtab[:, 1] = legendre.split(g.cost[:p], dt)
         # exact for the rows that use it (x > 1/2, Sterbenz)
         xtab[:, 2], xtab[:, 3] = legendre.split(1.0 - g.cost[:p], dt)
-        mant, exp = legendre.sin_power_table(g.sint[:p], self.nbits)
-        powtab = np.zeros((p, self.nbits, 4), dt)
-        powtab[..., 0], powtab[..., 1] = legendre.split(mant, dt)
-        powtab[..., 2] = exp  # exact in float32: |exp| < 2^24
         mseed = np.zeros((self.mc, 4), dt)
-        mseed[:, 0], mseed[:, 1] = legendre.split(legendre.seed_constants(self.mmax), dt)
         # exact in float32: < 2^24
-        mseed[:, 2] = legendre.polar_rows(self.lmax, self.mmax, g.cost[:p], g.sint[:p], dt)
+        mseed[:, 0] = legendre.polar_rows(self.lmax, self.mmax, g.cost[:p], g.sint[:p], dt)
         coef, stab = legendre.recurrence_tables(self.lmax, self.mmax)
         # the 2 pi / nphi of the longitude quadrature is folded into the weights
         wtab = (g.weights[:p] * (2 * np.pi / self.nphi)).astype(dt)
         return {
             "xtab": xtab,
-            "powtab": powtab.reshape(p * self.nbits, 4),
+            "seedtab": legendre.seed_table(self.mmax, g.sint[:p], dt).reshape(self.mc * p, 2),
             "mseed": np.ascontiguousarray(mseed, dtype=dt),
             "coef": coef.astype(dt),
             "stab": stab.astype(dt),

@@ -6,9 +6,9 @@
 // follows the types: hal.dispatch.extern's count/layout/objects, nothing for flow.dispatch).
 
 // stage: op_leg_synth
-    %F = ${dispatch_leg_synth}(%lmax, %mmax, %nlat, %npairs, %nlm, %nb, %nbits,
-                                         %xtab, %powtab, %mseed, %coef, %stab, %q)
-        : (i32, i32, i32, i32, i32, i32, i32, tensor<${npairs}x4x${ft}>, tensor<${npow}x4x${ft}>,
+    %F = ${dispatch_leg_synth}(%lmax, %mmax, %nlat, %npairs, %nlm, %nb,
+                                         %xtab, %seedtab, %mseed, %coef, %stab, %q)
+        : (i32, i32, i32, i32, i32, i32, tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>,
            tensor<${mc}x4x${ft}>, tensor<${nlm}x4x${ft}>, tensor<${nlm}x${ft}>,
            tensor<?x${nlm}x2x${ft}>{%b})
           -> tensor<?x${nlat}x${mc}x2x${ft}>{%b}
@@ -24,9 +24,9 @@ ${clauses_fft_synth}
           -> tensor<?x${nlat}x${mc}x2x${ft}>{%b}
 ${clauses_fft_analys}
 // stage: op_leg_analys
-    %q = ${dispatch_leg_analys}(%lmax, %mmax, %nlat, %npairs, %nlm, %nb, %nbits,
-                                         %xtab, %powtab, %mseed, %coef, %stab, %wtab, %F)
-        : (i32, i32, i32, i32, i32, i32, i32, tensor<${npairs}x4x${ft}>, tensor<${npow}x4x${ft}>,
+    %q = ${dispatch_leg_analys}(%lmax, %mmax, %nlat, %npairs, %nlm, %nb,
+                                         %xtab, %seedtab, %mseed, %coef, %stab, %wtab, %F)
+        : (i32, i32, i32, i32, i32, i32, tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>,
            tensor<${mc}x4x${ft}>, tensor<${nlm}x4x${ft}>, tensor<${nlm}x${ft}>, tensor<${npairs}x${ft}>,
            tensor<?x${nlat}x${mc}x2x${ft}>{%b})
           -> tensor<?x${nlm}x2x${ft}>{%b}

@@ -12,18 +12,18 @@ ${aliases}
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // F or f
   #hal.pipeline.binding<storage_buffer>             // f or F (result)
 ]>
-#leg_synth_layout = #hal.pipeline.layout<constants = 7, bindings = [
+#leg_synth_layout = #hal.pipeline.layout<constants = 6, bindings = [
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // xtab
-  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // powtab
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // seedtab
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // mseed
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // coef
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // stab
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // q
   #hal.pipeline.binding<storage_buffer>             // F (result)
 ]>
-#leg_analys_layout = #hal.pipeline.layout<constants = 7, bindings = [
+#leg_analys_layout = #hal.pipeline.layout<constants = 6, bindings = [
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // xtab
-  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // powtab
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // seedtab
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // mseed
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // coef
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // stab
@@ -34,7 +34,7 @@ ${aliases}
 
 module @sht ${module_attrs} {
 ${executables}
-  func.func private @synth_impl(%xtab: tensor<${npairs}x4x${ft}>, %powtab: tensor<${npow}x4x${ft}>,
+  func.func private @synth_impl(%xtab: tensor<${npairs}x4x${ft}>, %seedtab: tensor<${nseed}x2x${ft}>,
                    %mseed: tensor<${mc}x4x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
                    %twiddle: tensor<${ntw}x2x${ft}>, %q: tensor<?x${nlm}x2x${ft}>)
       -> (tensor<?x${nlat}x${nphi}x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) {
@@ -46,7 +46,6 @@ ${executables}
     %nlat = arith.constant ${nlat} : i32
     %npairs = arith.constant ${npairs} : i32
     %nlm = arith.constant ${nlm} : i32
-    %nbits = arith.constant ${nbits} : i32
     %nphi = arith.constant ${nphi} : i32
     %mc = arith.constant ${mc} : i32
 ${op_leg_synth}
@@ -54,7 +53,7 @@ ${op_fft_synth}
     return %f, %F : tensor<?x${nlat}x${nphi}x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>
   }
 
-  func.func private @analys_impl(%xtab: tensor<${npairs}x4x${ft}>, %powtab: tensor<${npow}x4x${ft}>,
+  func.func private @analys_impl(%xtab: tensor<${npairs}x4x${ft}>, %seedtab: tensor<${nseed}x2x${ft}>,
                     %mseed: tensor<${mc}x4x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
                     %wtab: tensor<${npairs}x${ft}>, %twiddle: tensor<${ntw}x2x${ft}>,
                     %f: tensor<?x${nlat}x${nphi}x${ft}>)
@@ -67,7 +66,6 @@ ${op_fft_synth}
     %nlat = arith.constant ${nlat} : i32
     %npairs = arith.constant ${npairs} : i32
     %nlm = arith.constant ${nlm} : i32
-    %nbits = arith.constant ${nbits} : i32
     %nphi = arith.constant ${nphi} : i32
     %mc = arith.constant ${mc} : i32
 ${op_fft_analys}
@@ -78,50 +76,50 @@ ${op_leg_analys}
   // The exported functions. synth / analys allocate their result and the intermediate F
   // on every call; synth_into / analys_into write them into buffers the caller passes
   // (iree.abi.output), which halves IREE's host cost per call on Vulkan (BENCHMARKS.md).
-  func.func @synth(%xtab: tensor<${npairs}x4x${ft}>, %powtab: tensor<${npow}x4x${ft}>,
+  func.func @synth(%xtab: tensor<${npairs}x4x${ft}>, %seedtab: tensor<${nseed}x2x${ft}>,
                    %mseed: tensor<${mc}x4x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
                    %twiddle: tensor<${ntw}x2x${ft}>,
                    %q: tensor<?x${nlm}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}> {
-    %f, %F = call @synth_impl(%xtab, %powtab, %mseed, %coef, %stab, %twiddle, %q)
-        : (tensor<${npairs}x4x${ft}>, tensor<${npow}x4x${ft}>, tensor<${mc}x4x${ft}>, tensor<${nlm}x4x${ft}>,
+    %f, %F = call @synth_impl(%xtab, %seedtab, %mseed, %coef, %stab, %twiddle, %q)
+        : (tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>, tensor<${mc}x4x${ft}>, tensor<${nlm}x4x${ft}>,
            tensor<${nlm}x${ft}>, tensor<${ntw}x2x${ft}>, tensor<?x${nlm}x2x${ft}>)
           -> (tensor<?x${nlat}x${nphi}x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>)
     return %f : tensor<?x${nlat}x${nphi}x${ft}>
   }
 
-  func.func @synth_into(%xtab: tensor<${npairs}x4x${ft}>, %powtab: tensor<${npow}x4x${ft}>,
+  func.func @synth_into(%xtab: tensor<${npairs}x4x${ft}>, %seedtab: tensor<${nseed}x2x${ft}>,
                         %mseed: tensor<${mc}x4x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
                         %twiddle: tensor<${ntw}x2x${ft}>, %q: tensor<?x${nlm}x2x${ft}>,
                         %f_out: tensor<?x${nlat}x${nphi}x${ft}> {iree.abi.output = 0 : index},
                         %F_ws: tensor<?x${nlat}x${mc}x2x${ft}> {iree.abi.output = 1 : index})
       -> (tensor<?x${nlat}x${nphi}x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) {
-    %f, %F = call @synth_impl(%xtab, %powtab, %mseed, %coef, %stab, %twiddle, %q)
-        : (tensor<${npairs}x4x${ft}>, tensor<${npow}x4x${ft}>, tensor<${mc}x4x${ft}>, tensor<${nlm}x4x${ft}>,
+    %f, %F = call @synth_impl(%xtab, %seedtab, %mseed, %coef, %stab, %twiddle, %q)
+        : (tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>, tensor<${mc}x4x${ft}>, tensor<${nlm}x4x${ft}>,
            tensor<${nlm}x${ft}>, tensor<${ntw}x2x${ft}>, tensor<?x${nlm}x2x${ft}>)
           -> (tensor<?x${nlat}x${nphi}x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>)
     return %f, %F : tensor<?x${nlat}x${nphi}x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>
   }
 
-  func.func @analys(%xtab: tensor<${npairs}x4x${ft}>, %powtab: tensor<${npow}x4x${ft}>,
+  func.func @analys(%xtab: tensor<${npairs}x4x${ft}>, %seedtab: tensor<${nseed}x2x${ft}>,
                     %mseed: tensor<${mc}x4x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
                     %wtab: tensor<${npairs}x${ft}>, %twiddle: tensor<${ntw}x2x${ft}>,
                     %f: tensor<?x${nlat}x${nphi}x${ft}>) -> tensor<?x${nlm}x2x${ft}> {
-    %q, %F = call @analys_impl(%xtab, %powtab, %mseed, %coef, %stab, %wtab, %twiddle, %f)
-        : (tensor<${npairs}x4x${ft}>, tensor<${npow}x4x${ft}>, tensor<${mc}x4x${ft}>, tensor<${nlm}x4x${ft}>,
+    %q, %F = call @analys_impl(%xtab, %seedtab, %mseed, %coef, %stab, %wtab, %twiddle, %f)
+        : (tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>, tensor<${mc}x4x${ft}>, tensor<${nlm}x4x${ft}>,
            tensor<${nlm}x${ft}>, tensor<${npairs}x${ft}>, tensor<${ntw}x2x${ft}>, tensor<?x${nlat}x${nphi}x${ft}>)
           -> (tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>)
     return %q : tensor<?x${nlm}x2x${ft}>
   }
 
-  func.func @analys_into(%xtab: tensor<${npairs}x4x${ft}>, %powtab: tensor<${npow}x4x${ft}>,
+  func.func @analys_into(%xtab: tensor<${npairs}x4x${ft}>, %seedtab: tensor<${nseed}x2x${ft}>,
                          %mseed: tensor<${mc}x4x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
                          %wtab: tensor<${npairs}x${ft}>, %twiddle: tensor<${ntw}x2x${ft}>,
                          %f: tensor<?x${nlat}x${nphi}x${ft}>,
                          %q_out: tensor<?x${nlm}x2x${ft}> {iree.abi.output = 0 : index},
                          %F_ws: tensor<?x${nlat}x${mc}x2x${ft}> {iree.abi.output = 1 : index})
       -> (tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) {
-    %q, %F = call @analys_impl(%xtab, %powtab, %mseed, %coef, %stab, %wtab, %twiddle, %f)
-        : (tensor<${npairs}x4x${ft}>, tensor<${npow}x4x${ft}>, tensor<${mc}x4x${ft}>, tensor<${nlm}x4x${ft}>,
+    %q, %F = call @analys_impl(%xtab, %seedtab, %mseed, %coef, %stab, %wtab, %twiddle, %f)
+        : (tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>, tensor<${mc}x4x${ft}>, tensor<${nlm}x4x${ft}>,
            tensor<${nlm}x${ft}>, tensor<${npairs}x${ft}>, tensor<${ntw}x2x${ft}>, tensor<?x${nlat}x${nphi}x${ft}>)
           -> (tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>)
     return %q, %F : tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>

@@ -78,10 +78,10 @@ def test_corrupted_manifest_and_other_versions(built, tmp_path):
     _edit_manifest(d, manifest_version=99, ireesht_version="9.0")
     with pytest.raises(ArtifactError, match="manifest_version=99 was written by ireesht 9.0"):
         ireesht.load(d)
-    # version 2 modules take the twiddle table without the FFT passes' rows
+    # version 3 modules take the binary powers of sin theta instead of the seed table
     d = _copy(built, tmp_path / "o")
-    _edit_manifest(d, manifest_version=2)
-    with pytest.raises(ArtifactError, match="manifest_version=2 from an older ireesht; rebuild"):
+    _edit_manifest(d, manifest_version=3)
+    with pytest.raises(ArtifactError, match="manifest_version=3 from an older ireesht; rebuild"):
         ireesht.load(d)
 
 

@@ -50,13 +50,34 @@ def test_float32_scheme_error_at_the_poles(lmax):
         assert np.abs(got - ref).max() / scale.max() < 3e-6 * (lmax / 127) ** 0.5
 
 
-def test_sin_power_table_holds_exact_binary_powers():
-    s = np.array([1.0, 0.5, 1e-4, 0.7])
-    mant, exp = legendre.sin_power_table(s, 14)
-    for j in range(14):
-        # log2 of s^(2^j) from the table vs 2^j log2(s): relative 1e-14
-        got = np.log2(mant[:, j]) + exp[:, j]
-        np.testing.assert_allclose(got, 2.0**j * np.log2(s), rtol=1e-13, atol=1e-12)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_seed_table_holds_the_seeds_to_the_dtypes_rounding(dtype):
+    # y 2^(S k) = c_m sin^m: against float64 powers where they are representable, and in
+    # log2 for every m (sin^m of the pole rows underflows float64 from m ~ 100 on)
+    t, scale = legendre.RESCALE_BITS[np.dtype(dtype).name]
+    rng = np.random.default_rng(3)
+    s = np.concatenate(([0.0, 1.0, 1e-4], rng.uniform(0.01, 1.0, 5)))
+    mmax = 3000
+    tab = legendre.seed_table(mmax, s, dtype)
+    y, k = tab[..., 0].astype(np.float64), tab[..., 1].astype(np.float64)
+    assert np.array_equal(k, np.round(k))
+    c = legendre.seed_constants(mmax)
+    m = np.arange(mmax + 1)[:, None]
+    live = s > 0
+    # the counter keeps |y| in [2^(-T-1), 2^(S-T))
+    assert np.all(np.abs(y[:, live]) < 2.0 ** (scale - t))
+    assert np.all(np.abs(y[:, live]) >= 2.0 ** (-t - 1))
+    np.testing.assert_array_equal(y[1:, 0], 0.0)  # sin = 0: nothing from m = 1 on
+    np.testing.assert_array_equal(y[0], np.full(s.size, c[0], dtype).astype(np.float64))
+    eps = np.finfo(dtype).eps
+    small = m[:, 0] <= 60
+    direct = c[small, None] * s[live] ** m[small]
+    np.testing.assert_allclose(y[small][:, live] * 2.0 ** (scale * k[small][:, live]), direct,
+                               rtol=2 * eps + 60 * 2.3e-16)
+    log2 = np.log2(np.abs(y[:, live])) + scale * k[:, live]
+    np.testing.assert_allclose(log2, np.log2(np.abs(c))[:, None] + m * np.log2(s[live]),
+                               rtol=0, atol=2 * eps + 1e-11)  # the right side's own error
+    np.testing.assert_array_equal(np.sign(y[:, live]), np.sign(c)[:, None] * np.ones((1, live.sum())))
 
 
 @pytest.mark.parametrize("m", [0, 1500, 4000])

@@ -42,9 +42,9 @@ INLINE void synth_sums(synth_ws* ws, int v, vr ys[SPAN][KV], int cnt, const int 
   }
 }
 
-INLINE void synth_item(const real* xtab, const real* powtab, const real* mseed,
+INLINE void synth_item(const real* xtab, const real* seedtab,
                        const real* coef, const real* stab, const real* q, real* F, int L,
-                       int M, int NL, int npairs, int nlm, int B, int nbits, int m, int b0,
+                       int M, int NL, int npairs, int nlm, int B, int m, int b0,
                        const int NF) {
   synth_ws ws;
   const size_t mc = (size_t)M + 1;
@@ -53,7 +53,7 @@ INLINE void synth_item(const real* xtab, const real* powtab, const real* mseed,
   for (size_t p0 = 0; p0 < (size_t)npairs; p0 += SBV * W) {
     int nv = (int)min_sz(SBV, ((size_t)npairs - p0 + W - 1) / W);
     nv = (nv + KV - 1) / KV * KV;  // whole groups; the extra lanes are clamped pairs
-    sb_init(&ws.s, xtab, powtab, mseed, nbits, m, p0, nv, npairs);
+    sb_init(&ws.s, xtab, seedtab, m, p0, nv, npairs);
     for (int v = 0; v < nv; v++)
       for (int h = 0; h < 2; h++)
         for (int f = 0; f < NF; f++) ws.tot[v][h][f][0] = ws.tot[v][h][f][1] = vsplat(0);
@@ -91,37 +91,38 @@ INLINE void synth_item(const real* xtab, const real* powtab, const real* mseed,
   }
 }
 
-__attribute__((noinline)) static void synth_nf1(const real* xtab, const real* powtab,
-    const real* mseed, const real* coef, const real* stab, const real* q, real* F, int L,
-    int M, int NL, int npairs, int nlm, int B, int nbits, int m, int b0) {
-  synth_item(xtab, powtab, mseed, coef, stab, q, F, L, M, NL, npairs, nlm, B, nbits, m, b0, 1);
+__attribute__((noinline)) static void synth_nf1(const real* xtab, const real* seedtab,
+    const real* coef, const real* stab, const real* q, real* F, int L,
+    int M, int NL, int npairs, int nlm, int B, int m, int b0) {
+  synth_item(xtab, seedtab, coef, stab, q, F, L, M, NL, npairs, nlm, B, m, b0, 1);
 }
 
-__attribute__((noinline)) static void synth_nf2(const real* xtab, const real* powtab,
-    const real* mseed, const real* coef, const real* stab, const real* q, real* F, int L,
-    int M, int NL, int npairs, int nlm, int B, int nbits, int m, int b0) {
-  synth_item(xtab, powtab, mseed, coef, stab, q, F, L, M, NL, npairs, nlm, B, nbits, m, b0, 2);
+__attribute__((noinline)) static void synth_nf2(const real* xtab, const real* seedtab,
+    const real* coef, const real* stab, const real* q, real* F, int L,
+    int M, int NL, int npairs, int nlm, int B, int m, int b0) {
+  synth_item(xtab, seedtab, coef, stab, q, F, L, M, NL, npairs, nlm, B, m, b0, 2);
 }
 
-__attribute__((noinline)) static void synth_nf4(const real* xtab, const real* powtab,
-    const real* mseed, const real* coef, const real* stab, const real* q, real* F, int L,
-    int M, int NL, int npairs, int nlm, int B, int nbits, int m, int b0) {
-  synth_item(xtab, powtab, mseed, coef, stab, q, F, L, M, NL, npairs, nlm, B, nbits, m, b0, 4);
+__attribute__((noinline)) static void synth_nf4(const real* xtab, const real* seedtab,
+    const real* coef, const real* stab, const real* q, real* F, int L,
+    int M, int NL, int npairs, int nlm, int B, int m, int b0) {
+  synth_item(xtab, seedtab, coef, stab, q, F, L, M, NL, npairs, nlm, B, m, b0, 4);
 }
 
 // Entry point: buffers as (base, element offset) pairs, then the push constants of the
-// stage, then the work item (m, chunk).
-void sht_leg_synth(const real* xtab, size_t xtab_o, const real* powtab, size_t powtab_o,
+// stage, then the work item (m, chunk). mseed is bound but unread: this family skips no
+// polar rows.
+void sht_leg_synth(const real* xtab, size_t xtab_o, const real* seedtab, size_t seedtab_o,
                    const real* mseed, size_t mseed_o, const real* coef, size_t coef_o,
                    const real* stab, size_t stab_o, const real* q, size_t q_o, real* F,
                    size_t F_o, int32_t L, int32_t M, int32_t NL, int32_t npairs, int32_t nlm,
-                   int32_t B, int32_t nbits, size_t m, size_t chunk) {
+                   int32_t B, size_t m, size_t chunk) {
   int b0 = (int)chunk * NFMAX;
   int nf = B - b0 < NFMAX ? B - b0 : NFMAX;
   if (nf <= 0 || (int)m > M) return;
-  xtab += xtab_o; powtab += powtab_o; mseed += mseed_o; coef += coef_o; stab += stab_o;
+  xtab += xtab_o; seedtab += seedtab_o; coef += coef_o; stab += stab_o;
   q += q_o; F += F_o;
-  if (nf == 1) synth_nf1(xtab, powtab, mseed, coef, stab, q, F, L, M, NL, npairs, nlm, B, nbits, (int)m, b0);
-  else if (nf == 2) synth_nf2(xtab, powtab, mseed, coef, stab, q, F, L, M, NL, npairs, nlm, B, nbits, (int)m, b0);
-  else synth_nf4(xtab, powtab, mseed, coef, stab, q, F, L, M, NL, npairs, nlm, B, nbits, (int)m, b0);
+  if (nf == 1) synth_nf1(xtab, seedtab, coef, stab, q, F, L, M, NL, npairs, nlm, B, (int)m, b0);
+  else if (nf == 2) synth_nf2(xtab, seedtab, coef, stab, q, F, L, M, NL, npairs, nlm, B, (int)m, b0);
+  else synth_nf4(xtab, seedtab, coef, stab, q, F, L, M, NL, npairs, nlm, B, (int)m, b0);
 }

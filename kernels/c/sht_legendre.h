@@ -17,10 +17,10 @@
 // Rescaling (ireesht/legendre.py): values carry a factor 2^(SCALE_BITS k), k <= 0, and are
 // accumulated once k = 0; |y| > 2^THRESHOLD_BITS while k < 0 triggers a rescale. Values
 // still below 2^(THRESHOLD_BITS - SCALE_BITS) are dropped: 2^-32 is negligible for float,
-// double needs 2^-256.
+// 2^-128 for double. The same constants as the seed table's (RESCALE_BITS).
 #ifdef SHT_F64
-#define SCALE_LOG2 9  // SCALE_BITS = 512
-#define THRESHOLD_BITS 256
+#define SCALE_LOG2 8  // SCALE_BITS = 256
+#define THRESHOLD_BITS 128
 #else
 #define SCALE_LOG2 6  // SCALE_BITS = 64
 #define THRESHOLD_BITS 32
@@ -46,45 +46,21 @@ typedef struct {
   vm dif[SBV];  // lanes that run the difference form
 } sb_state;
 
-typedef double vd __attribute__((ext_vector_type(W)));
-typedef int64_t vl __attribute__((ext_vector_type(W)));
-
-// The seeds c_m sin^m theta of pairs p[0..W) as scaled values y and exponent counters k.
-// The product of up to nbits table factors is formed in double: exact to far below
-// real's rounding for any m (a plain float power loses about m ulps); the factors'
-// mantissas are in [1/2, 1), so 14 of them cannot underflow.
-INLINE void seeds(const real* mseed, const real* powtab, int nbits, int m, const size_t* p,
-                  vr* y, vr* k) {
-  vd ph = (vd)((double)mseed[4 * m] + (double)mseed[4 * m + 1]);
-  vl pe = (vl)0;
-  for (int j = 0; j < nbits; j++) {
-    if ((m >> j) & 1) {
-      vd f;
-      vl e;
-      for (int i = 0; i < W; i++) {
-        const real* t = powtab + (p[i] * (size_t)nbits + j) * 4;
-        f[i] = (double)t[0] + (double)t[1];
-        e[i] = (int64_t)t[2];
-      }
-      ph *= f;
-      pe += e;
-    }
+// The seeds c_m sin^m theta of pairs p[0..W) of order m, from the seed table (row
+// m npairs + p: the scaled value y and the exponent counter k, ireesht/legendre.py
+// seed_table).
+INLINE void seeds(const real* seedtab, int m, size_t npairs, const size_t* p, vr* y, vr* k) {
+  for (int i = 0; i < W; i++) {
+    const real* t = seedtab + 2 * ((size_t)m * npairs + p[i]);
+    (*y)[i] = t[0];
+    (*k)[i] = t[1];
   }
-  vl bits = (vl)ph;
-  vl e = ((bits >> 52) & 0x7ff) - 1022;  // ph = fr 2^e, fr in [1/2, 1)
-  vd fr = (vd)((bits & (vl)0x800fffffffffffffll) | (vl)0x3fe0000000000000ll);
-  vl total = pe + e;
-  vl kk = (total + THRESHOLD_BITS) >> SCALE_LOG2;  // floor division by an arithmetic shift
-  vd scale = (vd)((total - SCALE_BITS * kk + 1023) << 52);  // 2^(total - 64 k), exact
-  vl zero = ph == (vd)0.0;  // sin theta = 0 (a pole of the equiangular grid), m > 0
-  *y = __builtin_convertvector((vd)((vl)(fr * scale) & ~zero), vr);
-  *k = __builtin_convertvector(kk & ~zero, vr);
 }
 
 // Fill the state of pairs p0 .. p0 + nv W - 1 (pairs past the last are clamped to it:
 // they compute and are never stored) at l = m.
-INLINE void sb_init(sb_state* s, const real* xtab, const real* powtab, const real* mseed,
-                    int nbits, int m, size_t p0, int nv, size_t npairs) {
+INLINE void sb_init(sb_state* s, const real* xtab, const real* seedtab, int m, size_t p0,
+                    int nv, size_t npairs) {
   for (int v = 0; v < nv; v++) {
     size_t p[W];
     for (int i = 0; i < W; i++) {
@@ -95,7 +71,7 @@ INLINE void sb_init(sb_state* s, const real* xtab, const real* powtab, const rea
       s->th[v][i] = xt[2];
       s->tl[v][i] = xt[3];
     }
-    seeds(mseed, powtab, nbits, m, p, &s->y1[v], &s->k[v]);
+    seeds(seedtab, m, npairs, p, &s->y1[v], &s->k[v]);
     s->z[v] = vsplat(0);
     s->dif[v] = s->xh[v] > vsplat(X0);
   }

@@ -200,20 +200,18 @@ ${contribute}
           %pc3 = hal.interface.constant.load layout(#leg_analys_layout) ordinal(3) : i32
           %pc4 = hal.interface.constant.load layout(#leg_analys_layout) ordinal(4) : i32
           %pc5 = hal.interface.constant.load layout(#leg_analys_layout) ordinal(5) : i32
-          %pc6 = hal.interface.constant.load layout(#leg_analys_layout) ordinal(6) : i32
           %lmax = arith.index_castui %pc0 : i32 to index
           %mmax = arith.index_castui %pc1 : i32 to index
           %nlat = arith.index_castui %pc2 : i32 to index
           %npairs = arith.index_castui %pc3 : i32 to index
           %nlm = arith.index_castui %pc4 : i32 to index
           %nfields = arith.index_castui %pc5 : i32 to index
-          %nbits = arith.index_castui %pc6 : i32 to index
           %mc = arith.addi %mmax, %c1 : index
-          %npow = arith.muli %npairs, %nbits : index
+          %nseed = arith.muli %mc, %npairs : index
           %xtab = hal.interface.binding.subspan layout(#leg_analys_layout) binding(0) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>{%npairs}
-          %powtab = hal.interface.binding.subspan layout(#leg_analys_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly)
-              : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>{%npow}
+          %seedtab = hal.interface.binding.subspan layout(#leg_analys_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly)
+              : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>{%nseed}
           %mseed = hal.interface.binding.subspan layout(#leg_analys_layout) binding(2) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>{%mc}
           %coef = hal.interface.binding.subspan layout(#leg_analys_layout) binding(3) alignment(64) offset(%c0) flags(ReadOnly)
@@ -286,9 +284,9 @@ ${contribute}
               }
             }
             %dif = func.call @group_form(%xtab, %c0p, %lid, %plast) : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> i1
-            %uh, %ul, %y0, %k0 = func.call @init(%xtab, %powtab, %mseed, %m, %p0, %plast, %nbits, %dif)
-                : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>,
-                   memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, index, i1)
+            %uh, %ul, %y0, %k0 = func.call @init(%xtab, %seedtab, %m, %p0, %plast, %dif)
+                : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
+                   index, index, index, i1)
                   -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>)
             %g:4 = func.call @fold(%F, %wtab, %p0, %npairs, %nlat, %nfields, %b0, %m)
                 : (memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, index, index, index)

@@ -4,7 +4,7 @@
 // rendered by ireesht/kernels_mlir.py.
 //
 // Grid (ceil(npairs / (64 ${kp})), mc, ceil(B / ${nf})). A thread owns ${kp} adjacent latitude
-// pairs (i, NL-1-i), counted from the first pair that order m does not skip (mseed[m][2]):
+// pairs (i, NL-1-i), counted from the first pair that order m does not skip (mseed[m][0]):
 // one recurrence serves both rows of a pair, since P_lm(-x) = (-1)^(l-m) P_lm(x), so the
 // even (l-m) and odd parts are summed apart and combined at the end. ${nf} fields per thread
 // share the recurrence. The accumulators are vector<${slots}>, slot i ${nf} + f for pair i
@@ -197,20 +197,18 @@ ${expand_f}
           %pc3 = hal.interface.constant.load layout(#leg_synth_layout) ordinal(3) : i32
           %pc4 = hal.interface.constant.load layout(#leg_synth_layout) ordinal(4) : i32
           %pc5 = hal.interface.constant.load layout(#leg_synth_layout) ordinal(5) : i32
-          %pc6 = hal.interface.constant.load layout(#leg_synth_layout) ordinal(6) : i32
           %lmax = arith.index_castui %pc0 : i32 to index
           %mmax = arith.index_castui %pc1 : i32 to index
           %nlat = arith.index_castui %pc2 : i32 to index
           %npairs = arith.index_castui %pc3 : i32 to index
           %nlm = arith.index_castui %pc4 : i32 to index
           %nfields = arith.index_castui %pc5 : i32 to index
-          %nbits = arith.index_castui %pc6 : i32 to index
           %mc = arith.addi %mmax, %c1 : index
-          %npow = arith.muli %npairs, %nbits : index
+          %nseed = arith.muli %mc, %npairs : index
           %xtab = hal.interface.binding.subspan layout(#leg_synth_layout) binding(0) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>{%npairs}
-          %powtab = hal.interface.binding.subspan layout(#leg_synth_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly)
-              : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>{%npow}
+          %seedtab = hal.interface.binding.subspan layout(#leg_synth_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly)
+              : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>{%nseed}
           %mseed = hal.interface.binding.subspan layout(#leg_synth_layout) binding(2) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>{%mc}
           %coef = hal.interface.binding.subspan layout(#leg_synth_layout) binding(3) alignment(64) offset(%c0) flags(ReadOnly)
@@ -266,9 +264,9 @@ ${expand_f}
           %plast = arith.subi %npairs, %c1 : index
           %idle = arith.cmpi uge, %p0, %npairs : index
           %dif = func.call @group_form(%xtab, %wfirst, %lid, %plast) : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> i1
-          %uh, %ul, %y0, %k0 = func.call @init(%xtab, %powtab, %mseed, %m, %p0, %plast, %nbits, %dif)
-              : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>,
-                 memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, index, i1)
+          %uh, %ul, %y0, %k0 = func.call @init(%xtab, %seedtab, %m, %p0, %plast, %dif)
+              : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
+                 index, index, index, i1)
                 -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>)
 
           // totals of the even (e) and odd (o) parts of l - m. Each span is summed apart and

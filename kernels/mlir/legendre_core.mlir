@@ -4,103 +4,6 @@
         // A thread runs ${kp} latitude pairs: the recurrence state is vector<${kp}x${ft}>.
         // IREE inlines these functions into @main.
 
-        // 2^n for n in the normal exponent range of ${ft}, exact, from the exponent bits (no
-        // device exp2)
-        func.func private @exp2i(%n: ${it}) -> ${ft} {
-          %bias = arith.constant ${exp_bias} : ${it}
-          %shift = arith.constant ${mant_bits} : ${it}
-          %e = arith.addi %n, %bias : ${it}
-          %bits = arith.shli %e, %shift : ${it}
-          %r = arith.bitcast %bits : ${it} to ${ft}
-          return %r : ${ft}
-        }
-
-        // (ph + pl) (th + tl) in double-float arithmetic: sin^m to full accuracy for any m
-        // (a plain power loses about m ulps)
-        func.func private @df_mul(%ph: ${ft}, %pl: ${ft}, %th: ${ft}, %tl: ${ft}) -> (${ft}, ${ft}) {
-          %hi = arith.mulf %ph, %th : ${ft}
-          %nhi = arith.negf %hi : ${ft}
-          %lo0 = math.fma %ph, %th, %nhi : ${ft}
-          %a = arith.mulf %ph, %tl : ${ft}
-          %b = arith.mulf %pl, %th : ${ft}
-          %ab = arith.addf %a, %b : ${ft}
-          %lo = arith.addf %lo0, %ab : ${ft}
-          %sh = arith.addf %hi, %lo : ${ft}
-          %d = arith.subf %sh, %hi : ${ft}
-          %sl = arith.subf %lo, %d : ${ft}
-          return %sh, %sl : ${ft}, ${ft}
-        }
-
-        // The seed c_m sin^m theta of latitude pair %p as a scaled value y and exponent
-        // counter k: (y, k) with the true value y 2^(S k) and |y| < 2^T (S = ${scale_bits},
-        // T = ${threshold_bits}: values below 2^(T - S) are dropped, negligible in ${ft}).
-        func.func private @seed(%powtab: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>,
-                                %mseed: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>,
-                                %m: index, %p: index, %nbits: index) -> (${ft}, ${it}) {
-          %c0 = arith.constant 0 : index
-          %c1 = arith.constant 1 : index
-          %c2 = arith.constant 2 : index
-          %ci0 = arith.constant 0 : ${it}
-          %ci1 = arith.constant 1 : ${it}
-          %zero = arith.constant 0.0 : ${ft}
-          %c_hi = memref.load %mseed[%m, %c0] : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>
-          %c_lo = memref.load %mseed[%m, %c1] : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>
-          %mi = arith.index_cast %m : index to ${it}
-          %row = arith.muli %p, %nbits : index
-          // multiply in sin^(2^j) = (hi + lo) 2^e for the set bits j of m
-          %ph, %pl, %pe = scf.for %j = %c0 to %nbits step %c1
-              iter_args(%h = %c_hi, %l = %c_lo, %e = %ci0) -> (${ft}, ${ft}, ${it}) {
-            %ji = arith.index_cast %j : index to ${it}
-            %sh = arith.shrui %mi, %ji : ${it}
-            %bit = arith.andi %sh, %ci1 : ${it}
-            %set = arith.cmpi ne, %bit, %ci0 : ${it}
-            %r:3 = scf.if %set -> (${ft}, ${ft}, ${it}) {
-              %i = arith.addi %row, %j : index
-              %th = memref.load %powtab[%i, %c0] : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>
-              %tl = memref.load %powtab[%i, %c1] : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>
-              %te = memref.load %powtab[%i, %c2] : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>
-              %h2, %l2 = func.call @df_mul(%h, %l, %th, %tl) : (${ft}, ${ft}, ${ft}, ${ft}) -> (${ft}, ${ft})
-              %tei = arith.fptosi %te : ${ft} to ${it}
-              %e2 = arith.addi %e, %tei : ${it}
-              scf.yield %h2, %l2, %e2 : ${ft}, ${ft}, ${it}
-            } else {
-              scf.yield %h, %l, %e : ${ft}, ${ft}, ${it}
-            }
-            scf.yield %r#0, %r#1, %r#2 : ${ft}, ${ft}, ${it}
-          }
-          // frexp by bit manipulation: ph = fr 2^e with fr in [0.5, 1)
-          %bits = arith.bitcast %ph : ${ft} to ${it}
-          %shift = arith.constant ${mant_bits} : ${it}
-          %emask = arith.constant ${exp_mask} : ${it}
-          %keep = arith.constant ${frexp_keep} : ${it}
-          %half = arith.constant ${half_bits} : ${it}
-          %off = arith.constant ${frexp_off} : ${it}
-          %eb = arith.shrui %bits, %shift : ${it}
-          %ebm = arith.andi %eb, %emask : ${it}
-          %e = arith.subi %ebm, %off : ${it}
-          %frk = arith.andi %bits, %keep : ${it}
-          %frb = arith.ori %frk, %half : ${it}
-          %fr = arith.bitcast %frb : ${it} to ${ft}
-          // k = floor((E + T) / S): an arithmetic shift is the floor division
-          %total = arith.addi %pe, %e : ${it}
-          %tb = arith.constant ${threshold_bits} : ${it}
-          %slog = arith.constant ${scale_log2} : ${it}
-          %sb = arith.constant ${scale_bits} : ${it}
-          %tt = arith.addi %total, %tb : ${it}
-          %k = arith.shrsi %tt, %slog : ${it}
-          %ne = arith.subi %ci0, %e : ${it}
-          %s1 = func.call @exp2i(%ne) : (${it}) -> ${ft}
-          %ks = arith.muli %k, %sb : ${it}
-          %rest = arith.subi %total, %ks : ${it}
-          %s2 = func.call @exp2i(%rest) : (${it}) -> ${ft}
-          %pls = arith.mulf %pl, %s1 : ${ft}
-          %sum = arith.addf %fr, %pls : ${ft}
-          %y0 = arith.mulf %sum, %s2 : ${ft}
-          %zp = arith.cmpf oeq, %ph, %zero : ${ft}
-          %y = arith.select %zp, %zero, %y0 : ${ft}
-          return %y, %k : ${ft}, ${it}
-        }
-
         // The node of pair %p as the recurrence uses it: (u_hi, u_lo) with u = t = 1 - x for
         // the difference form (%dif: rows next to the pole), else u = x. Nodes as hi + lo
         // pairs: cos(theta) alone is off by ~1e-8 absolute, a large relative error in theta
@@ -159,26 +62,32 @@
         }
 
         // The recurrence state of the thread's ${kp} pairs p0 .. p0 + ${kp} - 1 (each clamped to
-        // %plast) at l = m - 1: (u_hi, u_lo, y1 = 0, z = seed, k). The first step, with the
-        // table's seed row (A, B, C, E) = (0, 1, 0, 1), turns it into y1 = seed: the loops
-        // treat l = m like any other degree.
+        // %plast) at l = m - 1: (u_hi, u_lo, y1 = 0, z = seed, k), the seed of order m and pair
+        // p (c_m sin^m theta as the scaled value y and exponent counter k: the true value is
+        // y 2^(S k), S = ${scale_bits}) from row m npairs + p of the seed table
+        // (ireesht/legendre.py seed_table). The first step, with the table's seed row
+        // (A, B, C, E) = (0, 1, 0, 1), turns it into y1 = seed: the loops treat l = m like any
+        // other degree.
         func.func private @init(%xtab: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>,
-                                %powtab: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>,
-                                %mseed: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>,
-                                %m: index, %p0: index, %plast: index, %nbits: index, %dif: i1)
+                                %seedtab: memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
+                                %m: index, %p0: index, %plast: index, %dif: i1)
             -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) {
           %c0 = arith.constant 0 : index
           %c1 = arith.constant 1 : index
           %ckp = arith.constant ${kp} : index
           %zf = arith.constant dense<0.0> : vector<${kp}x${ft}>
           %zi = arith.constant dense<0> : vector<${kp}x${it}>
+          %np = arith.addi %plast, %c1 : index
+          %mrow = arith.muli %m, %np : index
           %r:4 = scf.for %i = %c0 to %ckp step %c1 iter_args(%uh = %zf, %ul = %zf, %y = %zf, %k = %zi)
               -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) {
             %pi = arith.addi %p0, %i : index
             %p = arith.minui %pi, %plast : index
             %h, %l = func.call @node(%xtab, %p, %dif) : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index, i1) -> (${ft}, ${ft})
-            %ys, %ks = func.call @seed(%powtab, %mseed, %m, %p, %nbits)
-                : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${it})
+            %srow = arith.addi %mrow, %p : index
+            %ys = memref.load %seedtab[%srow, %c0] : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+            %kf = memref.load %seedtab[%srow, %c1] : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+            %ks = arith.fptosi %kf : ${ft} to ${it}
             %uh2 = vector.insert %h, %uh[%i] : ${ft} into vector<${kp}x${ft}>
             %ul2 = vector.insert %l, %ul[%i] : ${ft} into vector<${kp}x${ft}>
             %y2 = vector.insert %ys, %y[%i] : ${ft} into vector<${kp}x${ft}>
@@ -197,12 +106,12 @@
           return %live : i1
         }
 
-        // The number of latitude pairs next to the pole that order %m skips (mseed[m][2]:
+        // The number of latitude pairs next to the pole that order %m skips (mseed[m][0]:
         // their P_lm stay far below the counting threshold for every l, ireesht/legendre.py
         // polar_rows).
         func.func private @polar_rows(%mseed: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, %m: index) -> index {
-          %c2 = arith.constant 2 : index
-          %v = memref.load %mseed[%m, %c2] : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>
+          %c0 = arith.constant 0 : index
+          %v = memref.load %mseed[%m, %c0] : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>
           %i = arith.fptoui %v : ${ft} to i32
           %n = arith.index_castui %i : i32 to index
           return %n : index

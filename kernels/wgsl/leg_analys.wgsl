@@ -10,13 +10,13 @@
 // added up once per span, between one pair of barriers.
 
 struct Params {
-  lmax: u32, mmax: u32, nlat: u32, npairs: u32, nlm: u32, nfields: u32, nbits: u32,
+  lmax: u32, mmax: u32, nlat: u32, npairs: u32, nlm: u32, nfields: u32,
 }
 var<immediate> pc: Params;
 
 @group(0) @binding(0) var<storage, read> xtab: array<vec4<f32>>;    // [npairs] (x_hi, x_lo, t_hi, t_lo), t = 1 - x
-@group(0) @binding(1) var<storage, read> powtab: array<vec4<f32>>;  // [npairs][nbits] (hi, lo, e, 0)
-@group(0) @binding(2) var<storage, read> mseed: array<vec4<f32>>;   // [mc] c_m as (hi, lo), polar rows, 0
+@group(0) @binding(1) var<storage, read> seedtab: array<vec2<f32>>;  // [mc][npairs] seeds (y, k)
+// binding 2 (mseed) is not read: this family skips no polar rows
 @group(0) @binding(3) var<storage, read> coef: array<vec4<f32>>;    // [nlm] (A, B, C, E), exact
 @group(0) @binding(4) var<storage, read> stab: array<f32>;          // [nlm] S_lm: P_lm = S_lm y_l
 @group(0) @binding(5) var<storage, read> wtab: array<f32>;          // [npairs] w_i 2 pi / NP
