@@ -13,11 +13,14 @@ pair counting. Run: ``python tools/legendre_work.py --lmax 1023`` (8 s; O(lmax^3
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
 import numpy as np
 
-from ireesht import legendre
-from ireesht.plan import Plan
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from ireesht import legendre  # noqa: E402
+from ireesht.plan import Plan  # noqa: E402
 
 
 def first_counted(lmax: int, cost: np.ndarray, sint: np.ndarray, drop: float) -> np.ndarray:
