@@ -42,11 +42,11 @@ exponent counter ``k <= 0``:
   overflow (``|P_lm| <= sqrt((2l+1)/(4 pi))``).
 
 Nothing ever leaves the normal float32 range, for any lmax below 16384 (the bound of the
-MLIR kernels' rescaling checks). :func:`scaled_legendre` evaluates this exact scheme in numpy, at float32 or
-float64, so it can be checked against the independent float64 reference. (The MLIR
-kernels check the rescaling every 8 degrees instead of every degree, and add the values of
-``k = -1`` with their true size, ``2^-SCALE_BITS y``, below ``2^(THRESHOLD_BITS -
-SCALE_BITS)``: the same sums to float32 rounding.)
+MLIR kernels' rescaling checks). :func:`scaled_legendre` evaluates this exact scheme in
+numpy, at float32 or float64, so it can be checked against the independent float64
+reference. (The MLIR kernels check the rescaling every 8 degrees instead of every degree,
+and add the values of ``k = -1`` with their true size, ``2^-SCALE_BITS y``, below
+``2^(THRESHOLD_BITS - SCALE_BITS)``: the same sums to float32 rounding.)
 
 Work the kernels may skip: for each order m, the latitude pairs next to the pole whose
 values stay below the counting threshold for every l (:func:`polar_rows`, in ``mseed``).

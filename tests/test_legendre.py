@@ -77,7 +77,8 @@ def test_seed_table_holds_the_seeds_to_the_dtypes_rounding(dtype):
     log2 = np.log2(np.abs(y[:, live])) + scale * k[:, live]
     np.testing.assert_allclose(log2, np.log2(np.abs(c))[:, None] + m * np.log2(s[live]),
                                rtol=0, atol=2 * eps + 1e-11)  # the right side's own error
-    np.testing.assert_array_equal(np.sign(y[:, live]), np.sign(c)[:, None] * np.ones((1, live.sum())))
+    np.testing.assert_array_equal(np.sign(y[:, live]),
+                                  np.broadcast_to(np.sign(c)[:, None], y[:, live].shape))
 
 
 @pytest.mark.parametrize("m", [0, 1500, 4000])
