@@ -64,6 +64,8 @@ class Module:
             "exact_quadrature": plan.exact,
             "exact_lmax": g.exact_lmax,
             "tables_s": time.perf_counter() - t0,  # computed on the host and uploaded
+            # device memory the resident tables take, O(lmax^2)
+            "tables_bytes": sum(v.nbytes for v in tables.values()),
         }
         if not plan.exact:
             self.info["note"] = (

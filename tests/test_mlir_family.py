@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import ireesht
-from ireesht import pipeline, reference
+from ireesht import fourier, pipeline, reference
 from ireesht.cli import random_coefficients, rel_l2
 from ireesht.plan import Plan
 
@@ -47,6 +47,15 @@ def test_batch_of_fields_any_leading_shape(vulkan, rng):
     assert f.shape == (2, 3, 32, 64)
     f_ref = reference.synth(q.reshape(6, -1), 31, 31, mod.plan.make_grid())
     assert rel_l2(f.reshape(6, 32, 64), f_ref) <= TOL
+
+
+def test_info_counts_the_resident_tables(vulkan):
+    mod = build(40, mmax=17, nlat=45, nphi=80)
+    p, item = mod.plan, 4  # float32
+    # xtab, seedtab, mseed, coef, stab, wtab, twiddle (kernels/CONTRACT.md)
+    n = (p.npairs * 4 + p.mc * p.npairs * 2 + p.mc * 4 + p.nlm * 5 + p.npairs
+         + fourier.twiddle_rows(p.nphi) * 2)
+    assert mod.info["tables_bytes"] == n * item
 
 
 @pytest.mark.parametrize("nf", [2, 4])
