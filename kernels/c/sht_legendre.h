@@ -19,13 +19,12 @@
 // still below 2^(THRESHOLD_BITS - SCALE_BITS) are dropped: 2^-32 is negligible for float,
 // 2^-128 for double. The same constants as the seed table's (RESCALE_BITS).
 #ifdef SHT_F64
-#define SCALE_LOG2 8  // SCALE_BITS = 256
+#define SCALE_BITS 256
 #define THRESHOLD_BITS 128
 #else
-#define SCALE_LOG2 6  // SCALE_BITS = 64
+#define SCALE_BITS 64
 #define THRESHOLD_BITS 32
 #endif
-#define SCALE_BITS (1 << SCALE_LOG2)
 #define THRESHOLD ((real)exp2i_d(THRESHOLD_BITS))
 #define SHRINK ((real)exp2i_d(-SCALE_BITS))
 #define X0 ((real)0.573576436)                 // cos(55 deg): closer to the pole, difference form
@@ -46,32 +45,24 @@ typedef struct {
   vm dif[SBV];  // lanes that run the difference form
 } sb_state;
 
-// The seeds c_m sin^m theta of pairs p[0..W) of order m, from the seed table (row
-// m npairs + p: the scaled value y and the exponent counter k, ireesht/legendre.py
-// seed_table).
-INLINE void seeds(const real* seedtab, int m, size_t npairs, const size_t* p, vr* y, vr* k) {
-  for (int i = 0; i < W; i++) {
-    const real* t = seedtab + 2 * ((size_t)m * npairs + p[i]);
-    (*y)[i] = t[0];
-    (*k)[i] = t[1];
-  }
-}
-
 // Fill the state of pairs p0 .. p0 + nv W - 1 (pairs past the last are clamped to it:
-// they compute and are never stored) at l = m.
+// they compute and are never stored) at l = m: the nodes, and the seeds c_m sin^m theta
+// from the seed table (row m npairs + p: the scaled value y and the exponent counter k,
+// ireesht/legendre.py seed_table).
 INLINE void sb_init(sb_state* s, const real* xtab, const real* seedtab, int m, size_t p0,
                     int nv, size_t npairs) {
   for (int v = 0; v < nv; v++) {
-    size_t p[W];
     for (int i = 0; i < W; i++) {
-      p[i] = min_sz(p0 + (size_t)v * W + i, npairs - 1);
-      const real* xt = xtab + 4 * p[i];
+      size_t p = min_sz(p0 + (size_t)v * W + i, npairs - 1);
+      const real* xt = xtab + 4 * p;
       s->xh[v][i] = xt[0];
       s->xl[v][i] = xt[1];
       s->th[v][i] = xt[2];
       s->tl[v][i] = xt[3];
+      const real* sd = seedtab + 2 * ((size_t)m * npairs + p);
+      s->y1[v][i] = sd[0];
+      s->k[v][i] = sd[1];
     }
-    seeds(seedtab, m, npairs, p, &s->y1[v], &s->k[v]);
     s->z[v] = vsplat(0);
     s->dif[v] = s->xh[v] > vsplat(X0);
   }
