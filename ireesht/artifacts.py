@@ -17,8 +17,9 @@ from ireesht import __version__
 from ireesht.host import cpu_baselines, cpu_id
 
 # 3: the twiddle table gained the rows of the FFT passes (ireesht/fourier.py); 4: the
-# Legendre stages take the seed table instead of the binary powers of sin theta, and one
-# push constant less (kernels/CONTRACT.md). A module compiled before takes other tables.
+# Legendre stages take the seed table instead of the binary powers of sin theta and the
+# polar row counts alone (was mseed, 4 columns), and one push constant less
+# (kernels/CONTRACT.md). A module compiled before takes other tables.
 MANIFEST_VERSION = 4
 MANIFEST = "manifest.json"
 # the order in which load() prefers artifacts when no target is asked for

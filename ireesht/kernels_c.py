@@ -140,7 +140,7 @@ def parts(plan: Plan, values: dict) -> dict[str, str]:
     objs = kernel_objects(plan)
     arch = "arm_64" if baseline(plan) == "aarch64" else "x86_64"
     tables = {
-        "xtab": f"{v['npairs']}x4", "seedtab": f"{v['nseed']}x2", "mseed": f"{v['mc']}x4",
+        "xtab": f"{v['npairs']}x4", "seedtab": f"{v['nseed']}x2", "polar": f"{v['mc']}",
         "coef": f"{v['nlm']}x4", "stab": f"{v['nlm']}", "wtab": f"{v['npairs']}",
         "twiddle": f"{v['ntw']}x2",
     }
@@ -152,10 +152,10 @@ def parts(plan: Plan, values: dict) -> dict[str, str]:
                 f"affine_map<()[s0] -> (s0 ceildiv {LEG_FIELDS})>()[%b]", "%gy")
     fft_grid = (f"%gx = arith.constant {v['nlat']} : index", "%b")
     specs = {
-        "leg_synth": ([(t, tables[t], False) for t in ("xtab", "seedtab", "mseed", "coef", "stab")]
+        "leg_synth": ([(t, tables[t], False) for t in ("xtab", "seedtab", "polar", "coef", "stab")]
                       + [("q", qshape, True), ("F", Fshape, True)], leg, leg_grid),
         "leg_analys": ([(t, tables[t], False)
-                        for t in ("xtab", "seedtab", "mseed", "coef", "stab", "wtab")]
+                        for t in ("xtab", "seedtab", "polar", "coef", "stab", "wtab")]
                        + [("F", Fshape, True), ("q", qshape, True)], leg, leg_grid),
         "fft_synth": ([("twiddle", tables["twiddle"], False), ("F", Fshape, True),
                        ("f", fshape, True)], fft, fft_grid),

@@ -49,7 +49,7 @@ and add the values of ``k = -1`` with their true size, ``2^-SCALE_BITS y``, belo
 ``2^(THRESHOLD_BITS - SCALE_BITS)``: the same sums to float32 rounding.)
 
 Work the kernels may skip: for each order m, the latitude pairs next to the pole whose
-values stay below the counting threshold for every l (:func:`polar_rows`, in ``mseed``).
+values stay below the counting threshold for every l (:func:`polar_rows`, in ``polar``).
 """
 
 from __future__ import annotations

@@ -29,8 +29,8 @@ SYNTH_WG = 64  # workgroup size of leg_synth (WGSL and MLIR)
 STAGES = ("leg_synth", "fft_synth", "fft_analys", "leg_analys")
 # Table arguments of the exported functions (mlir/pipeline.mlir), in order; the field
 # (q or f) follows them.
-SYNTH_TABLES = ("xtab", "seedtab", "mseed", "coef", "stab", "twiddle")
-ANALYS_TABLES = ("xtab", "seedtab", "mseed", "coef", "stab", "wtab", "twiddle")
+SYNTH_TABLES = ("xtab", "seedtab", "polar", "coef", "stab", "twiddle")
+ANALYS_TABLES = ("xtab", "seedtab", "polar", "coef", "stab", "wtab", "twiddle")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -146,8 +146,8 @@ class Plan:
         -------
         dict with ``xtab (npairs, 4)`` (x and t = 1 - x as hi + lo pairs), ``seedtab
         (mc*npairs, 2)`` (the seed of order m and pair p in row m npairs + p,
-        ``legendre.seed_table``), ``mseed (mc, 4)`` (the pairs next to the pole that order m
-        may skip (``legendre.polar_rows``), 0, 0, 0), ``coef (nlm, 4)`` (A, B, C, E),
+        ``legendre.seed_table``), ``polar (mc,)`` (the pairs next to the pole that order m may
+        skip, ``legendre.polar_rows``), ``coef (nlm, 4)`` (A, B, C, E),
         ``stab (nlm,)``, ``wtab (npairs,)``, ``twiddle (fourier.twiddle_rows(nphi), 2)``; all
         computed in float64 and rounded once (values that need more than float32 come as hi +
         lo pairs; in float64 the lo parts are 0).
@@ -159,16 +159,15 @@ class Plan:
         xtab[:, 0], xtab[:, 1] = legendre.split(g.cost[:p], dt)
         # exact for the rows that use it (x > 1/2, Sterbenz)
         xtab[:, 2], xtab[:, 3] = legendre.split(1.0 - g.cost[:p], dt)
-        mseed = np.zeros((self.mc, 4), dt)
         # exact in float32: < 2^24
-        mseed[:, 0] = legendre.polar_rows(self.lmax, self.mmax, g.cost[:p], g.sint[:p], dt)
+        polar = legendre.polar_rows(self.lmax, self.mmax, g.cost[:p], g.sint[:p], dt).astype(dt)
         coef, stab = legendre.recurrence_tables(self.lmax, self.mmax)
         # the 2 pi / nphi of the longitude quadrature is folded into the weights
         wtab = (g.weights[:p] * (2 * np.pi / self.nphi)).astype(dt)
         return {
             "xtab": xtab,
             "seedtab": legendre.seed_table(self.mmax, g.sint[:p], dt).reshape(self.mc * p, 2),
-            "mseed": np.ascontiguousarray(mseed, dtype=dt),
+            "polar": polar,
             "coef": coef.astype(dt),
             "stab": stab.astype(dt),
             "wtab": wtab,

@@ -7,9 +7,9 @@
 
 // stage: op_leg_synth
     %F = ${dispatch_leg_synth}(%lmax, %mmax, %nlat, %npairs, %nlm, %nb,
-                                         %xtab, %seedtab, %mseed, %coef, %stab, %q)
+                                         %xtab, %seedtab, %polar, %coef, %stab, %q)
         : (i32, i32, i32, i32, i32, i32, tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>,
-           tensor<${mc}x4x${ft}>, tensor<${nlm}x4x${ft}>, tensor<${nlm}x${ft}>,
+           tensor<${mc}x${ft}>, tensor<${nlm}x4x${ft}>, tensor<${nlm}x${ft}>,
            tensor<?x${nlm}x2x${ft}>{%b})
           -> tensor<?x${nlat}x${mc}x2x${ft}>{%b}
 ${clauses_leg_synth}
@@ -25,9 +25,9 @@ ${clauses_fft_synth}
 ${clauses_fft_analys}
 // stage: op_leg_analys
     %q = ${dispatch_leg_analys}(%lmax, %mmax, %nlat, %npairs, %nlm, %nb,
-                                         %xtab, %seedtab, %mseed, %coef, %stab, %wtab, %F)
+                                         %xtab, %seedtab, %polar, %coef, %stab, %wtab, %F)
         : (i32, i32, i32, i32, i32, i32, tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>,
-           tensor<${mc}x4x${ft}>, tensor<${nlm}x4x${ft}>, tensor<${nlm}x${ft}>, tensor<${npairs}x${ft}>,
+           tensor<${mc}x${ft}>, tensor<${nlm}x4x${ft}>, tensor<${nlm}x${ft}>, tensor<${npairs}x${ft}>,
            tensor<?x${nlat}x${mc}x2x${ft}>{%b})
           -> tensor<?x${nlm}x2x${ft}>{%b}
 ${clauses_leg_analys}

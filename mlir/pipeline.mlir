@@ -15,7 +15,7 @@ ${aliases}
 #leg_synth_layout = #hal.pipeline.layout<constants = 6, bindings = [
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // xtab
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // seedtab
-  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // mseed
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // polar
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // coef
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // stab
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // q
@@ -24,7 +24,7 @@ ${aliases}
 #leg_analys_layout = #hal.pipeline.layout<constants = 6, bindings = [
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // xtab
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // seedtab
-  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // mseed
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // polar
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // coef
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // stab
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // wtab
@@ -35,7 +35,7 @@ ${aliases}
 module @sht ${module_attrs} {
 ${executables}
   func.func private @synth_impl(%xtab: tensor<${npairs}x4x${ft}>, %seedtab: tensor<${nseed}x2x${ft}>,
-                   %mseed: tensor<${mc}x4x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
+                   %polar: tensor<${mc}x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
                    %twiddle: tensor<${ntw}x2x${ft}>, %q: tensor<?x${nlm}x2x${ft}>)
       -> (tensor<?x${nlat}x${nphi}x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) {
     %c0 = arith.constant 0 : index
@@ -54,7 +54,7 @@ ${op_fft_synth}
   }
 
   func.func private @analys_impl(%xtab: tensor<${npairs}x4x${ft}>, %seedtab: tensor<${nseed}x2x${ft}>,
-                    %mseed: tensor<${mc}x4x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
+                    %polar: tensor<${mc}x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
                     %wtab: tensor<${npairs}x${ft}>, %twiddle: tensor<${ntw}x2x${ft}>,
                     %f: tensor<?x${nlat}x${nphi}x${ft}>)
       -> (tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) {
@@ -77,49 +77,49 @@ ${op_leg_analys}
   // on every call; synth_into / analys_into write them into buffers the caller passes
   // (iree.abi.output), which halves IREE's host cost per call on Vulkan (BENCHMARKS.md).
   func.func @synth(%xtab: tensor<${npairs}x4x${ft}>, %seedtab: tensor<${nseed}x2x${ft}>,
-                   %mseed: tensor<${mc}x4x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
+                   %polar: tensor<${mc}x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
                    %twiddle: tensor<${ntw}x2x${ft}>,
                    %q: tensor<?x${nlm}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}> {
-    %f, %F = call @synth_impl(%xtab, %seedtab, %mseed, %coef, %stab, %twiddle, %q)
-        : (tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>, tensor<${mc}x4x${ft}>, tensor<${nlm}x4x${ft}>,
+    %f, %F = call @synth_impl(%xtab, %seedtab, %polar, %coef, %stab, %twiddle, %q)
+        : (tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>, tensor<${mc}x${ft}>, tensor<${nlm}x4x${ft}>,
            tensor<${nlm}x${ft}>, tensor<${ntw}x2x${ft}>, tensor<?x${nlm}x2x${ft}>)
           -> (tensor<?x${nlat}x${nphi}x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>)
     return %f : tensor<?x${nlat}x${nphi}x${ft}>
   }
 
   func.func @synth_into(%xtab: tensor<${npairs}x4x${ft}>, %seedtab: tensor<${nseed}x2x${ft}>,
-                        %mseed: tensor<${mc}x4x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
+                        %polar: tensor<${mc}x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
                         %twiddle: tensor<${ntw}x2x${ft}>, %q: tensor<?x${nlm}x2x${ft}>,
                         %f_out: tensor<?x${nlat}x${nphi}x${ft}> {iree.abi.output = 0 : index},
                         %F_ws: tensor<?x${nlat}x${mc}x2x${ft}> {iree.abi.output = 1 : index})
       -> (tensor<?x${nlat}x${nphi}x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) {
-    %f, %F = call @synth_impl(%xtab, %seedtab, %mseed, %coef, %stab, %twiddle, %q)
-        : (tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>, tensor<${mc}x4x${ft}>, tensor<${nlm}x4x${ft}>,
+    %f, %F = call @synth_impl(%xtab, %seedtab, %polar, %coef, %stab, %twiddle, %q)
+        : (tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>, tensor<${mc}x${ft}>, tensor<${nlm}x4x${ft}>,
            tensor<${nlm}x${ft}>, tensor<${ntw}x2x${ft}>, tensor<?x${nlm}x2x${ft}>)
           -> (tensor<?x${nlat}x${nphi}x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>)
     return %f, %F : tensor<?x${nlat}x${nphi}x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>
   }
 
   func.func @analys(%xtab: tensor<${npairs}x4x${ft}>, %seedtab: tensor<${nseed}x2x${ft}>,
-                    %mseed: tensor<${mc}x4x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
+                    %polar: tensor<${mc}x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
                     %wtab: tensor<${npairs}x${ft}>, %twiddle: tensor<${ntw}x2x${ft}>,
                     %f: tensor<?x${nlat}x${nphi}x${ft}>) -> tensor<?x${nlm}x2x${ft}> {
-    %q, %F = call @analys_impl(%xtab, %seedtab, %mseed, %coef, %stab, %wtab, %twiddle, %f)
-        : (tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>, tensor<${mc}x4x${ft}>, tensor<${nlm}x4x${ft}>,
+    %q, %F = call @analys_impl(%xtab, %seedtab, %polar, %coef, %stab, %wtab, %twiddle, %f)
+        : (tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>, tensor<${mc}x${ft}>, tensor<${nlm}x4x${ft}>,
            tensor<${nlm}x${ft}>, tensor<${npairs}x${ft}>, tensor<${ntw}x2x${ft}>, tensor<?x${nlat}x${nphi}x${ft}>)
           -> (tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>)
     return %q : tensor<?x${nlm}x2x${ft}>
   }
 
   func.func @analys_into(%xtab: tensor<${npairs}x4x${ft}>, %seedtab: tensor<${nseed}x2x${ft}>,
-                         %mseed: tensor<${mc}x4x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
+                         %polar: tensor<${mc}x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
                          %wtab: tensor<${npairs}x${ft}>, %twiddle: tensor<${ntw}x2x${ft}>,
                          %f: tensor<?x${nlat}x${nphi}x${ft}>,
                          %q_out: tensor<?x${nlm}x2x${ft}> {iree.abi.output = 0 : index},
                          %F_ws: tensor<?x${nlat}x${mc}x2x${ft}> {iree.abi.output = 1 : index})
       -> (tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) {
-    %q, %F = call @analys_impl(%xtab, %seedtab, %mseed, %coef, %stab, %wtab, %twiddle, %f)
-        : (tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>, tensor<${mc}x4x${ft}>, tensor<${nlm}x4x${ft}>,
+    %q, %F = call @analys_impl(%xtab, %seedtab, %polar, %coef, %stab, %wtab, %twiddle, %f)
+        : (tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>, tensor<${mc}x${ft}>, tensor<${nlm}x4x${ft}>,
            tensor<${nlm}x${ft}>, tensor<${npairs}x${ft}>, tensor<${ntw}x2x${ft}>, tensor<?x${nlat}x${nphi}x${ft}>)
           -> (tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>)
     return %q, %F : tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>

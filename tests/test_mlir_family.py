@@ -52,8 +52,8 @@ def test_batch_of_fields_any_leading_shape(vulkan, rng):
 def test_info_counts_the_resident_tables(vulkan):
     mod = build(40, mmax=17, nlat=45, nphi=80)
     p, item = mod.plan, 4  # float32
-    # xtab, seedtab, mseed, coef, stab, wtab, twiddle (kernels/CONTRACT.md)
-    n = (p.npairs * 4 + p.mc * p.npairs * 2 + p.mc * 4 + p.nlm * 5 + p.npairs
+    # xtab, seedtab, polar, coef, stab, wtab, twiddle (kernels/CONTRACT.md)
+    n = (p.npairs * 4 + p.mc * p.npairs * 2 + p.mc + p.nlm * 5 + p.npairs
          + fourier.twiddle_rows(p.nphi) * 2)
     assert mod.info["tables_bytes"] == n * item
 

@@ -1,7 +1,7 @@
 """How much of the MLIR Legendre synthesis's work lies below the counting threshold.
 
 A host model (numpy, float64) of kernels/mlir/leg_synth.mlir's loop iterations: per order
-m, the pairs after the ones m skips (``mseed[m][0]``, ireesht/legendre.py ``polar_rows``)
+m, the pairs after the ones m skips (``polar[m]``, ireesht/legendre.py ``polar_rows``)
 in warps of 32 threads x ``kp`` pairs, each warp running ceil((lmax + 1 - m) / 4)
 iterations of four degrees. It finds, per (m, pair), the first degree whose |P_lm| reaches
 2^(THRESHOLD_BITS - SCALE_BITS) (where the kernels start counting values), and prints the

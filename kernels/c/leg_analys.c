@@ -104,10 +104,10 @@ __attribute__((noinline)) static void analys_nf4(const real* xtab, const real* s
 }
 
 // Entry point: buffers as (base, element offset) pairs, then the push constants of the
-// stage, then the work item (m, chunk). mseed is bound but unread: this family skips no
+// stage, then the work item (m, chunk). polar is bound but unread: this family skips no
 // polar rows.
 void sht_leg_analys(const real* xtab, size_t xtab_o, const real* seedtab, size_t seedtab_o,
-                    const real* mseed, size_t mseed_o, const real* coef, size_t coef_o,
+                    const real* polar, size_t polar_o, const real* coef, size_t coef_o,
                     const real* stab, size_t stab_o, const real* wtab, size_t wtab_o,
                     const real* F, size_t F_o, real* q, size_t q_o, int32_t L, int32_t M,
                     int32_t NL, int32_t npairs, int32_t nlm, int32_t B, size_t m,

@@ -212,8 +212,8 @@ ${contribute}
               : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>{%npairs}
           %seedtab = hal.interface.binding.subspan layout(#leg_analys_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>{%nseed}
-          %mseed = hal.interface.binding.subspan layout(#leg_analys_layout) binding(2) alignment(64) offset(%c0) flags(ReadOnly)
-              : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>{%mc}
+          %polar = hal.interface.binding.subspan layout(#leg_analys_layout) binding(2) alignment(64) offset(%c0) flags(ReadOnly)
+              : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>{%mc}
           %coef = hal.interface.binding.subspan layout(#leg_analys_layout) binding(3) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>{%nlm}
           %stab = hal.interface.binding.subspan layout(#leg_analys_layout) binding(4) alignment(64) offset(%c0) flags(ReadOnly)
@@ -251,7 +251,7 @@ ${contribute}
 
           // the pairs next to the pole that this m skips add nothing to q; with no pair left,
           // q = 0
-          %skip = func.call @polar_rows(%mseed, %m) : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> index
+          %skip = func.call @polar_rows(%polar, %m) : (memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> index
           %none = arith.cmpi uge, %skip, %npairs : index
           scf.if %none {
             %cnl = arith.muli %nl, %c2 : index

@@ -4,7 +4,7 @@
 // rendered by ireesht/kernels_mlir.py.
 //
 // Grid (ceil(npairs / (64 ${kp})), mc, ceil(B / ${nf})). A thread owns ${kp} adjacent latitude
-// pairs (i, NL-1-i), counted from the first pair that order m does not skip (mseed[m][0]):
+// pairs (i, NL-1-i), counted from the first pair that order m does not skip (polar[m]):
 // one recurrence serves both rows of a pair, since P_lm(-x) = (-1)^(l-m) P_lm(x), so the
 // even (l-m) and odd parts are summed apart and combined at the end. ${nf} fields per thread
 // share the recurrence. The accumulators are vector<${slots}>, slot i ${nf} + f for pair i
@@ -209,8 +209,8 @@ ${expand_f}
               : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>{%npairs}
           %seedtab = hal.interface.binding.subspan layout(#leg_synth_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>{%nseed}
-          %mseed = hal.interface.binding.subspan layout(#leg_synth_layout) binding(2) alignment(64) offset(%c0) flags(ReadOnly)
-              : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>{%mc}
+          %polar = hal.interface.binding.subspan layout(#leg_synth_layout) binding(2) alignment(64) offset(%c0) flags(ReadOnly)
+              : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>{%mc}
           %coef = hal.interface.binding.subspan layout(#leg_synth_layout) binding(3) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>{%nlm}
           %stab = hal.interface.binding.subspan layout(#leg_synth_layout) binding(4) alignment(64) offset(%c0) flags(ReadOnly)
@@ -236,7 +236,7 @@ ${expand_f}
           %n0 = arith.constant 0 : index
           // the pairs next to the pole that this m skips hold F = 0, written by workgroup 0;
           // the threads take the pairs after them
-          %skip = func.call @polar_rows(%mseed, %m) : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> index
+          %skip = func.call @polar_rows(%polar, %m) : (memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> index
           %wx0 = arith.cmpi eq, %wx, %c0 : index
           scf.if %wx0 {
             func.call @zero_rows(%F, %skip, %lid, %nlat, %nfields, %b0, %m)

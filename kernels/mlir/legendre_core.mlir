@@ -106,12 +106,11 @@
           return %live : i1
         }
 
-        // The number of latitude pairs next to the pole that order %m skips (mseed[m][0]:
+        // The number of latitude pairs next to the pole that order %m skips (polar[m]:
         // their P_lm stay far below the counting threshold for every l, ireesht/legendre.py
         // polar_rows).
-        func.func private @polar_rows(%mseed: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, %m: index) -> index {
-          %c0 = arith.constant 0 : index
-          %v = memref.load %mseed[%m, %c0] : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>
+        func.func private @polar_rows(%polar: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %m: index) -> index {
+          %v = memref.load %polar[%m] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
           %i = arith.fptoui %v : ${ft} to i32
           %n = arith.index_castui %i : i32 to index
           return %n : index

@@ -16,7 +16,7 @@ var<immediate> pc: Params;
 
 @group(0) @binding(0) var<storage, read> xtab: array<vec4<f32>>;    // [npairs] (x_hi, x_lo, t_hi, t_lo), t = 1 - x
 @group(0) @binding(1) var<storage, read> seedtab: array<vec2<f32>>;  // [mc][npairs] seeds (y, k)
-// binding 2 (mseed) is not read: this family skips no polar rows
+// binding 2 (polar) is not read: this family skips no polar rows
 @group(0) @binding(3) var<storage, read> coef: array<vec4<f32>>;    // [nlm] (A, B, C, E), exact
 @group(0) @binding(4) var<storage, read> stab: array<f32>;          // [nlm] S_lm: P_lm = S_lm y_l
 @group(0) @binding(5) var<storage, read> wtab: array<f32>;          // [npairs] w_i 2 pi / NP
