@@ -12,7 +12,8 @@ Placeholders of the stage files, besides ``ireesht.pipeline.template_values``:
 (the translation pipeline), ``it`` (the integer of the width of ``ft``) and the
 rescaling of ``ft`` (``scale_bits``, ``threshold``, ``shrink``); the Legendre stages also
 take ``nf`` (fields per thread),
-``kp`` (latitude pairs per thread), ``slots`` (kp nf), ``pin`` (see ``legendre_values``),
+``kp`` (latitude pairs per thread), ``slots`` (kp nf), ``pin`` and ``node_times`` (see
+``legendre_values``),
 ``vote_group`` (threads that choose a loop and a form together),
 ``vote_flags`` (two per vote group of the workgroup),
 ``legendre_core`` (``legendre_core.mlir``), for synthesis ``synth_gx`` (its grid's x) and
@@ -182,12 +183,27 @@ def _pairs_per_thread(npairs: int, threads: int, most: int) -> int:
     return next(k for k in (1, 2, 4) if threads * k >= npairs or k == most)
 
 
-def legendre_values(plan: Plan, nf: int, kp: int) -> dict:
-    """The Legendre stages' substitutions for nf fields and kp pairs per thread: the
-    (pair, field) slots, and ``pin``, the predicate of the "y is not NaN" guard of
-    legendre_core.mlir (``ord`` on SPIR-V drivers, which re-fuse fma; ``true``, folded away,
-    on CUDA, whose LLVM keeps fma as written)."""
+def _node_times(kp: int, ft: str) -> str:
+    """Body of legendre_core.mlir's ``@node_times`` (u y): the hi + lo product in float32,
+    one multiply in float64 (whose tables carry lo parts of 0)."""
+    v = f"vector<{kp}x{ft}>"
+    if ft == "f64":
+        return f"          %r = arith.mulf %uh, %y1 : {v}\n          return %r : {v}"
+    return "\n".join([
+        f"          %zero = arith.constant dense<0.0> : {v}",
+        f"          %lo0 = arith.mulf %ul, %y1 : {v}",
+        f"          %lo = arith.select %keep, %lo0, %zero : vector<{kp}xi1>, {v}",
+        f"          %r = math.fma %uh, %y1, %lo : {v}",
+        f"          return %r : {v}"])
+
+
+def legendre_values(plan: Plan, nf: int, kp: int, ft: str) -> dict:
+    """The Legendre stages' substitutions for nf fields and kp pairs per thread of float
+    type ft: the (pair, field) slots, ``@node_times``, and ``pin``, the predicate of the "y
+    is not NaN" guard of legendre_core.mlir (``ord`` on SPIR-V drivers, which re-fuse fma;
+    ``true``, folded away, on CUDA, whose LLVM keeps fma as written)."""
     return dict(nf=nf, kp=kp, slots=kp * nf, vote_group=VOTE_GROUP,
+                node_times=_node_times(kp, ft),
                 pin="true" if plan.target == "cuda" else "ord")
 
 
@@ -207,7 +223,7 @@ def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
             # slots of four (pair, field) products: nf = 4 takes one pair per thread
             nf = plan.fields_per_thread
             kp = _pairs_per_thread(plan.npairs, SYNTH_WG, min(SYNTH_PAIRS, SLOTS // nf))
-            v.update(legendre_values(plan, nf, kp), vote_flags=2 * SYNTH_WG // VOTE_GROUP,
+            v.update(legendre_values(plan, nf, kp, values["ft"]), vote_flags=2 * SYNTH_WG // VOTE_GROUP,
                      synth_gx=-(-plan.npairs // (SYNTH_WG * kp)),
                      expand_v=_expand(kp, kp * nf, values["ft"], True),
                      expand_f=_expand(nf, kp * nf, values["ft"], False))
@@ -215,7 +231,7 @@ def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
             # up to four pairs per thread whatever nf: a thread's sum over its pairs comes
             # before any traffic through workgroup memory
             kp = _pairs_per_thread(plan.npairs, ANALYS_WG, ANALYS_PAIRS)
-            v.update(legendre_values(plan, analys_fields_per_thread(plan), kp),
+            v.update(legendre_values(plan, analys_fields_per_thread(plan), kp, values["ft"]),
                      vote_flags=2 * ANALYS_WG // VOTE_GROUP)
             # degrees per span: a span's rows (span nf (re, im) rows of 129 values) take
             # at most 16.5 KB of workgroup memory on SPIR-V (room on 32 KB devices: lavapipe,

@@ -187,6 +187,13 @@
         // addends pass through a select on "y is not NaN", always true but unknown to the
         // driver. (LLVM for CUDA keeps fma as written: there ${pin} is the predicate true,
         // and the selects fold away.)
+        // u y, the node times the state: fma(u_hi, y, u_lo y) with the node as hi + lo in
+        // float32; in float64 a plain product, since the tables' lo parts are 0 there
+        // (ireesht/plan.py), so it rounds the same and saves a multiply and a register per pair.
+        func.func private @node_times(%uh: vector<${kp}x${ft}>, %ul: vector<${kp}x${ft}>, %y1: vector<${kp}x${ft}>,
+                                      %keep: vector<${kp}xi1>) -> vector<${kp}x${ft}> {
+${node_times}
+        }
         func.func private @lean_std(%uh: vector<${kp}x${ft}>, %ul: vector<${kp}x${ft}>, %a: ${ft}, %b: ${ft},
                                     %y1: vector<${kp}x${ft}>, %z: vector<${kp}x${ft}>)
             -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>) {
@@ -194,9 +201,8 @@
           %keep = arith.cmpf ${pin}, %y1, %y1 : vector<${kp}x${ft}>
           %av = vector.broadcast %a : ${ft} to vector<${kp}x${ft}>
           %bv = vector.broadcast %b : ${ft} to vector<${kp}x${ft}>
-          %lo0 = arith.mulf %ul, %y1 : vector<${kp}x${ft}>
-          %lo = arith.select %keep, %lo0, %zero : vector<${kp}xi1>, vector<${kp}x${ft}>
-          %v = math.fma %uh, %y1, %lo : vector<${kp}x${ft}>
+          %v = func.call @node_times(%uh, %ul, %y1, %keep)
+              : (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}xi1>) -> vector<${kp}x${ft}>
           %bz0 = arith.mulf %bv, %z : vector<${kp}x${ft}>
           %bz = arith.select %keep, %bz0, %zero : vector<${kp}xi1>, vector<${kp}x${ft}>
           %y = math.fma %av, %v, %bz : vector<${kp}x${ft}>
@@ -211,9 +217,8 @@
           %nav = vector.broadcast %na : ${ft} to vector<${kp}x${ft}>
           %cv = vector.broadcast %c : ${ft} to vector<${kp}x${ft}>
           %ev = vector.broadcast %e : ${ft} to vector<${kp}x${ft}>
-          %lo0 = arith.mulf %ul, %y1 : vector<${kp}x${ft}>
-          %lo = arith.select %keep, %lo0, %zero : vector<${kp}xi1>, vector<${kp}x${ft}>
-          %pt = math.fma %uh, %y1, %lo : vector<${kp}x${ft}>
+          %pt = func.call @node_times(%uh, %ul, %y1, %keep)
+              : (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}xi1>) -> vector<${kp}x${ft}>
           %ez0 = arith.mulf %ev, %z : vector<${kp}x${ft}>
           %ez = arith.select %keep, %ez0, %zero : vector<${kp}xi1>, vector<${kp}x${ft}>
           %d = math.fma %nav, %pt, %ez : vector<${kp}x${ft}>
