@@ -207,7 +207,8 @@ def compile(
         CUDA and Metal, "c" on the CPU), or one of ``ireesht.plan.TARGET_KERNELS[target]``
         ("wgsl" on Vulkan too)
     fields_per_thread : fields sharing one Legendre recurrence on GPUs (1, 2 or 4): use 4
-        for batches of many fields (the CPU kernels always share it among 4)
+        for batches of many fields (the CPU kernels always share it among 4; the float64
+        analysis on CUDA among 2 at most, ``info["analysis_fields_per_thread"]``)
     use_cache : reuse a module compiled earlier for the same plan
 
     Returns

@@ -179,7 +179,11 @@ def analys_fields_per_thread(plan: Plan) -> int:
     """Fields per thread of the analysis kernel. WGSL: the workgroup-tree variant keeps one
     group per thread, which leaves workgroup memory for one field only. MLIR: a thread's
     (pair, field) products fill a vector<4 nf>, and SPIR-V vectors hold 4 at most, so nf
-    fields on CUDA and one elsewhere."""
+    fields on CUDA and one elsewhere; in float64 two at most (four took 244 registers, two
+    workgroups per SM on an H200, and ran 15-21% slower at lmax 1023 and 2047 with 16
+    fields, BENCHMARKS.md)."""
     if plan.kernels == "mlir":
-        return plan.fields_per_thread if plan.target == "cuda" else 1
+        if plan.target != "cuda":
+            return 1
+        return min(plan.fields_per_thread, 2) if plan.dtype == "float64" else plan.fields_per_thread
     return plan.fields_per_thread if plan.subgroups else 1

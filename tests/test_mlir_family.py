@@ -9,7 +9,7 @@ import pytest
 import ireesht
 from ireesht import fourier, pipeline, reference
 from ireesht.cli import random_coefficients, rel_l2
-from ireesht.plan import Plan
+from ireesht.plan import Plan, analys_fields_per_thread
 
 import checks
 from checks import BOUNDS, PLAN_SHAPES
@@ -99,6 +99,15 @@ CUDA_ONLY = [  # Metal GPUs have no float64
     dict(lmax=63, dtype="float64"),
     dict(lmax=31, dtype="float64", fields_per_thread=4),
 ]
+
+
+def test_cuda_float64_analysis_shares_a_recurrence_among_two_fields_at_most():
+    # four float64 fields per thread took 244 registers in the analysis (BENCHMARKS.md)
+    def nf(dtype, fields):
+        return analys_fields_per_thread(Plan.create(31, target="cuda", kernels="mlir",
+                                                    dtype=dtype, fields_per_thread=fields))
+    assert (nf("float64", 4), nf("float64", 2), nf("float64", 1)) == (2, 2, 1)
+    assert nf("float32", 4) == 4
 
 
 @pytest.mark.parametrize("kw", COMPILE_ONLY + CUDA_ONLY,
