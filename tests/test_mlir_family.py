@@ -98,6 +98,7 @@ COMPILE_ONLY = [
 CUDA_ONLY = [  # Metal GPUs have no float64
     dict(lmax=63, dtype="float64"),
     dict(lmax=31, dtype="float64", fields_per_thread=4),
+    dict(lmax=1023, fields_per_thread=4),  # two pairs x four fields per synthesis thread
 ]
 
 
