@@ -16,7 +16,8 @@ take ``nf`` (fields per thread),
 ``legendre_values``),
 ``vote_group`` (threads that choose a loop and a form together),
 ``vote_flags`` (two per vote group of the workgroup),
-``legendre_core`` (``legendre_core.mlir``), for synthesis ``synth_gx`` (its grid's x) and
+``legendre_core`` (``legendre_core.mlir``), for synthesis ``synth_gx`` (its grid's x),
+``synth_round`` (the round of its snake order of workgroups) and
 ``expand_v`` / ``expand_f`` (bodies that spread pairs and fields over the slots), and, for
 analysis, ``span`` (degrees per span), ``part`` (its values of per-thread sums),
 ``part_rows`` (its rows), ``row_split`` and ``row_cols`` (the pieces a row is summed in, and
@@ -49,6 +50,8 @@ ANALYS_PAIRS = 4
 # thread, so more warps per SM and a shorter tail (H200, lmax 1023, one field: 0.20 against
 # 0.24 ms)
 SYNTH_PAIRS = 2
+# leg_synth.mlir reverses every other full round of this many workgroups (@workgroup_of)
+SYNTH_ROUND = 264
 ANALYS_WG = 128  # threads of a leg_analys.mlir workgroup
 # leg_analys.mlir sums each row of a span's contributions (128 columns) in two pieces, by
 # two threads (one thread per row: 1-6% slower on the H200 with float32; four pieces: 3%
@@ -232,6 +235,7 @@ def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
             kp = _pairs_per_thread(plan.npairs, SYNTH_WG, min(SYNTH_PAIRS, cap // nf))
             v.update(legendre_values(plan, nf, kp, values["ft"]), vote_flags=2 * SYNTH_WG // VOTE_GROUP,
                      synth_gx=-(-plan.npairs // (SYNTH_WG * kp)),
+                     synth_round=SYNTH_ROUND,
                      expand_v=_expand(kp, kp * nf, values["ft"], True),
                      expand_f=_expand(nf, kp * nf, values["ft"], False))
         elif stage == "leg_analys":

@@ -9,6 +9,7 @@ import pytest
 import ireesht
 from ireesht import fourier, pipeline, reference
 from ireesht.cli import random_coefficients, rel_l2
+from ireesht.kernels_mlir import SYNTH_ROUND
 from ireesht.plan import Plan, analys_fields_per_thread
 
 import checks
@@ -71,6 +72,14 @@ def test_analysis_walks_several_chunks_of_pairs(vulkan, rng):
     mod = build(31, nlat=1100)
     assert mod.info["variants"]["analysis_reduction"] == "workgroup rows"
     check_plan(mod, rng, batch=(3,))
+
+
+def test_synthesis_workgroups_in_snake_order(vulkan, rng):
+    # 1100 latitude pairs: 9 synthesis workgroups per order, 576 in all, so the second
+    # round of SYNTH_ROUND runs reversed (leg_synth.mlir @workgroup_of)
+    mod = build(63, nlat=2200)
+    assert -(-mod.plan.npairs // 128) * mod.plan.mc >= 2 * SYNTH_ROUND
+    check_plan(mod, rng, batch=(2,))
 
 
 @pytest.mark.parametrize(

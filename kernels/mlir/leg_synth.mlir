@@ -3,7 +3,8 @@
 // not taken this design: its loops check and select at every step). A string.Template
 // rendered by ireesht/kernels_mlir.py.
 //
-// Grid (ceil(npairs / (64 ${kp})), mc, ceil(B / ${nf})). A thread owns ${kp} adjacent latitude
+// Grid (ceil(npairs / (64 ${kp})), mc, ceil(B / ${nf})), its (x, y) taken in the snake order of
+// @workgroup_of. A thread owns ${kp} adjacent latitude
 // pairs (i, NL-1-i), counted from the first pair that order m does not skip (polar[m]):
 // one recurrence serves both rows of a pair, since P_lm(-x) = (-1)^(l-m) P_lm(x), so the
 // even (l-m) and odd parts are summed apart and combined at the end. ${nf} fields per thread
@@ -176,6 +177,37 @@ ${expand_f}
           return
         }
 
+        // The (pair block, order) of workgroup (%hx, %hy). The grid lists the orders heaviest
+        // first (order m runs lmax + 1 - m degrees), but every other full round of
+        // ${synth_round} workgroups is reversed (a snake), so that the SMs' first workgroups
+        // mix heavy and light orders: the long recurrences of the small orders bound the
+        // kernel at lmax 511-1023 with one field (H200, rounds of 264 = twice its SMs: 5-8%
+        // faster there, BENCHMARKS.md ninth run).
+        func.func private @workgroup_of(%hx: index, %hy: index, %mc: index) -> (index, index) {
+          %c1 = arith.constant 1 : index
+          %gx = arith.constant ${synth_gx} : index
+          %rnd = arith.constant ${synth_round} : index
+          %rnd1 = arith.subi %rnd, %c1 : index
+          %w0 = arith.muli %hy, %gx : index
+          %w = arith.addi %w0, %hx : index
+          %n = arith.muli %gx, %mc : index
+          %r = arith.divui %w, %rnd : index
+          %pos = arith.remui %w, %rnd : index
+          %r1 = arith.addi %r, %c1 : index
+          %end = arith.muli %r1, %rnd : index
+          %full = arith.cmpi ule, %end, %n : index
+          %par = arith.andi %r, %c1 : index
+          %odd = arith.cmpi eq, %par, %c1 : index
+          %rev = arith.andi %full, %odd : i1
+          %back = arith.subi %rnd1, %pos : index
+          %pos2 = arith.select %rev, %back, %pos : index
+          %start = arith.subi %w, %pos : index
+          %w2 = arith.addi %start, %pos2 : index
+          %wx = arith.remui %w2, %gx : index
+          %m = arith.divui %w2, %gx : index
+          return %wx, %m : index, index
+        }
+
         func.func @main() attributes {translation_info = #iree_codegen.translation_info<pipeline = ${pipeline} workgroup_size = [64, 1, 1]>} {
           %c0 = arith.constant 0 : index
           %c1 = arith.constant 1 : index
@@ -227,8 +259,9 @@ ${expand_f}
           %qim_s = memref.alloc() : memref<64x${nf}x${ft}, #gpu.address_space<workgroup>>
 
           %lid = gpu.thread_id x
-          %wx = hal.interface.workgroup.id[0] : index
-          %m = hal.interface.workgroup.id[1] : index
+          %hx = hal.interface.workgroup.id[0] : index
+          %hy = hal.interface.workgroup.id[1] : index
+          %wx, %m = func.call @workgroup_of(%hx, %hy, %mc) : (index, index, index) -> (index, index)
           %wz = hal.interface.workgroup.id[2] : index
           %b0 = arith.muli %wz, %cnf : index
           %flags = memref.alloc() : memref<${vote_flags}xi32, #gpu.address_space<workgroup>>
