@@ -233,7 +233,8 @@ def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
             big = plan.target == "cuda" and plan.npairs >= CUDA_SLOTS_PAIRS
             cap = CUDA_SLOTS if big else SLOTS
             kp = _pairs_per_thread(plan.npairs, SYNTH_WG, min(SYNTH_PAIRS, cap // nf))
-            v.update(legendre_values(plan, nf, kp, values["ft"]), vote_flags=2 * SYNTH_WG // VOTE_GROUP,
+            v.update(legendre_values(plan, nf, kp, values["ft"]),
+                     vote_flags=2 * SYNTH_WG // VOTE_GROUP,
                      synth_gx=-(-plan.npairs // (SYNTH_WG * kp)),
                      synth_round=SYNTH_ROUND,
                      expand_v=_expand(kp, kp * nf, values["ft"], True),

@@ -24,8 +24,8 @@ recurrence take the fp32 synthesis error at lmax 1023 from 1.8e-4 to 1.1e-6:
   ``d_l = E d_{l-1} - A t y_{l-1}``, ``y_l = C y_{l-1} + d_l``, ``d_m = 0``.
 - The node as hi + lo pairs (``x`` and ``t``), since float32 cos(theta) is off by ~1e-8
   absolute, a large relative error in theta next to the poles. (In float64 the lo parts
-  are 0, and the MLIR kernels multiply by the hi part alone: the same rounding, one
-  multiply less per step.)
+  are 0, and the MLIR and C kernels multiply by the hi part alone: the same rounding,
+  one multiply less per step.)
 
 The rescaling scheme (after SHTns). ``sin(theta)^m`` underflows float32 (and even
 float64) for large m near the poles, although ``P_lm`` grows back to O(1) further along the

@@ -3,9 +3,9 @@
 // not taken this design: its loops check and select at every step). A string.Template
 // rendered by ireesht/kernels_mlir.py.
 //
-// Grid (ceil(npairs / (64 ${kp})), mc, ceil(B / ${nf})), its (x, y) taken in the snake order of
-// @workgroup_of. A thread owns ${kp} adjacent latitude
-// pairs (i, NL-1-i), counted from the first pair that order m does not skip (polar[m]):
+// Grid (ceil(npairs / (64 ${kp})), mc, ceil(B / ${nf})), its (x, y) taken in the snake
+// order of @workgroup_of. A thread owns ${kp} adjacent latitude pairs (i, NL-1-i), counted
+// from the first pair that order m does not skip (polar[m]):
 // one recurrence serves both rows of a pair, since P_lm(-x) = (-1)^(l-m) P_lm(x), so the
 // even (l-m) and odd parts are summed apart and combined at the end. ${nf} fields per thread
 // share the recurrence. The accumulators are vector<${slots}>, slot i ${nf} + f for pair i
@@ -181,7 +181,7 @@ ${expand_f}
         // first (order m runs lmax + 1 - m degrees), but every other full round of
         // ${synth_round} workgroups is reversed (a snake), so that the SMs' first workgroups
         // mix heavy and light orders: the long recurrences of the small orders bound the
-        // kernel at lmax 511-1023 with one field (H200, rounds of 264 = twice its SMs: 5-8%
+        // kernel at lmax 511-1023 with one field (H200, rounds of 264 = twice its SMs: 4-9%
         // faster there, BENCHMARKS.md ninth run).
         func.func private @workgroup_of(%hx: index, %hy: index, %mc: index) -> (index, index) {
           %c1 = arith.constant 1 : index

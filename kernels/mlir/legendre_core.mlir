@@ -175,6 +175,15 @@
           return
         }
 
+        // u y, the node times the state: fma(u_hi, y, u_lo y) with the node as hi + lo in
+        // float32; in float64 a plain product, since the tables' lo parts are 0 there
+        // (ireesht/plan.py), so it rounds the same and saves a multiply and a register per
+        // pair.
+        func.func private @node_times(%uh: vector<${kp}x${ft}>, %ul: vector<${kp}x${ft}>, %y1: vector<${kp}x${ft}>,
+                                      %keep: vector<${kp}xi1>) -> vector<${kp}x${ft}> {
+${node_times}
+        }
+
         // One step l-1 -> l of the thread's ${kp} pairs with the coefficients (A, B, C, E) of
         // degree l and the nodes (u_hi, u_lo) of @node. State: y1 = y_{l-1} (scaled by
         // 2^(S k)), z = y_{l-2} (standard form) or d_{l-1} (difference form):
@@ -187,13 +196,6 @@
         // addends pass through a select on "y is not NaN", always true but unknown to the
         // driver. (LLVM for CUDA keeps fma as written: there ${pin} is the predicate true,
         // and the selects fold away.)
-        // u y, the node times the state: fma(u_hi, y, u_lo y) with the node as hi + lo in
-        // float32; in float64 a plain product, since the tables' lo parts are 0 there
-        // (ireesht/plan.py), so it rounds the same and saves a multiply and a register per pair.
-        func.func private @node_times(%uh: vector<${kp}x${ft}>, %ul: vector<${kp}x${ft}>, %y1: vector<${kp}x${ft}>,
-                                      %keep: vector<${kp}xi1>) -> vector<${kp}x${ft}> {
-${node_times}
-        }
         func.func private @lean_std(%uh: vector<${kp}x${ft}>, %ul: vector<${kp}x${ft}>, %a: ${ft}, %b: ${ft},
                                     %y1: vector<${kp}x${ft}>, %z: vector<${kp}x${ft}>)
             -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>) {
