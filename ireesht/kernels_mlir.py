@@ -66,12 +66,12 @@ FFT_DIRECTIONS = {"fft_synth": dict(sign="+", one_s="1.0", plus_s="addf", minus_
 # counters), and the rescaling of the recurrence (ireesht/legendre.py): values carried as
 # y 2^(S k), |y| < 2^T, with S and T such that the dropped values (below 2^(T - S)) are far
 # below the type's rounding.
-FLOAT_FORMATS = {"f32": dict(it="i32", dtype="float32"), "f64": dict(it="i64", dtype="float64")}
-for _f in FLOAT_FORMATS.values():
-    _t, _s = RESCALE_BITS[_f.pop("dtype")]
-    _f.update(scale_bits=_s,
-              threshold=repr(2.0 ** _t),  # exact: powers of two
-              shrink=repr(2.0 ** -_s))
+FLOAT_FORMATS = {
+    ft: dict(it=it, scale_bits=RESCALE_BITS[dtype][1],
+             threshold=repr(2.0 ** RESCALE_BITS[dtype][0]),  # exact: powers of two
+             shrink=repr(2.0 ** -RESCALE_BITS[dtype][1]))
+    for ft, it, dtype in (("f32", "i32", "float32"), ("f64", "i64", "float64"))
+}
 
 _WGP = ("wgp = <compute = {compute}, storage = {storage}, subgroup = {subgroup}, "
         "dot = none, mma = [], subgroup_size_choices = [{sg}], "

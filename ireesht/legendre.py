@@ -140,6 +140,14 @@ def _two_prod(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return p, e
 
 
+def _df_times(hi: np.ndarray, lo: np.ndarray, b) -> tuple[np.ndarray, np.ndarray]:
+    """(hi + lo) b as a renormalised double-float64 pair (one exact product)."""
+    p, e = _two_prod(hi, np.broadcast_to(b, hi.shape))
+    e = e + lo * b
+    h = p + e
+    return h, e - (h - p)
+
+
 def seed_table(mmax: int, sint: np.ndarray, dtype: type) -> np.ndarray:
     """The seeds ``P_mm = c_m sin^m theta`` of every order m and latitude, as the kernels
     start from them.
@@ -170,16 +178,10 @@ def seed_table(mmax: int, sint: np.ndarray, dtype: type) -> np.ndarray:
     ex = np.zeros(s.size, dtype=np.int64)
     for m in range(mmax + 1):
         if m > 0:
-            p, e = _two_prod(hi, s)
-            e = e + lo * s
-            hi = p + e
-            lo = e - (hi - p)
+            hi, lo = _df_times(hi, lo, s)
             fr, de = np.frexp(hi)
             hi, lo, ex = fr, np.ldexp(lo, -de), ex + de
-        p, e = _two_prod(hi, np.full_like(s, c[m]))
-        e = e + lo * c[m]
-        vh = p + e
-        vl = e - (vh - p)
+        vh, vl = _df_times(hi, lo, c[m])
         fr, de = np.frexp(vh)
         E = ex + de
         k = np.floor_divide(E + threshold_bits, scale_bits)
