@@ -19,9 +19,14 @@ take ``nf`` (fields per thread),
 ``legendre_core`` (``legendre_core.mlir``), for synthesis ``synth_gx`` (its grid's x),
 ``synth_round`` (the round of its snake order of workgroups) and
 ``expand_v`` / ``expand_f`` (bodies that spread pairs and fields over the slots), and, for
-analysis, ``span`` (degrees per span), ``part`` (its values of per-thread sums),
-``part_rows`` (its rows), ``row_split`` and ``row_cols`` (the pieces a row is summed in, and
-their columns), ``row_stride`` and ``contribute`` (the unrolled body that writes them); the
+analysis, ``span`` (degrees per span), ``span_values`` (2 nf span: the values it sums),
+``lane_group`` / ``lane_mask`` (lanes that sum a degree's values with shuffles, and that
+number less one: ``analys_lane_group``), ``independent_lanes`` (true without lane sums),
+``idle_group`` (threads that idle together), ``part`` (the size of the workgroup array of
+partial sums), ``row_stride`` / ``value_stride`` (its strides between partial sums and
+between values: ``_analys_part``), ``degree_stride`` (2 nf value_stride),
+``piece_count`` and ``piece_rows`` (the pieces a value's partial sums are summed in, and
+their partial sums) and ``contribute`` (the unrolled body that writes them); the
 Fourier stages take ``fft_funcs`` and ``fft_core`` (the two parts of ``fft_core.mlir``, its
 butterflies and its passes, in the stage's direction, with the unrolled calls of
 ``fft_pass_calls``).
@@ -30,12 +35,13 @@ butterflies and its passes, in the stage's direction, with the unrolled calls of
 from __future__ import annotations
 
 import hashlib
+import math
 import string
 from pathlib import Path
 
 from ireesht.legendre import RESCALE_BITS
 from ireesht.pipeline import split_sections
-from ireesht.plan import STAGES, SYNTH_WG, Plan, analys_fields_per_thread
+from ireesht.plan import STAGES, SYNTH_WG, Plan, analys_fields_per_thread, analys_lane_group
 from ireesht.resources import data_dir
 
 # A leg_synth thread holds its (pair, field) products in vector<kp nf> slots: four at most
@@ -53,9 +59,9 @@ SYNTH_PAIRS = 2
 # leg_synth.mlir reverses every other full round of this many workgroups (@workgroup_of)
 SYNTH_ROUND = 264
 ANALYS_WG = 128  # threads of a leg_analys.mlir workgroup
-# leg_analys.mlir sums each row of a span's contributions (128 columns) in two pieces, by
-# two threads (one thread per row: 1-6% slower on the H200 with float32; four pieces: 3%
-# slower with float64)
+# leg_analys.mlir sums the partial sums of each value of a span in two pieces where it has
+# the threads, by two threads (one thread per value: 1-6% slower on the H200 with float32;
+# four pieces: 3% slower with float64)
 ROW_PIECES = 2
 VOTE_GROUP = 32  # threads that choose the lean or careful loop together (legendre_core.mlir)
 # The direction s of fft_core.mlir's FFT, exp(s 2 pi i k t / n): its sign, s as a float, and
@@ -131,11 +137,22 @@ def _expand(n: int, slots: int, ft: str, of_pair: bool) -> str:
     return "\n".join(lines)
 
 
-def _contribute(kp: int, nf: int, ft: str, part: int) -> str:
+def _contribute(kp: int, nf: int, ft: str, part: int, lane_group: int, stride: int) -> str:
     """Body of leg_analys.mlir's ``@contribute``, unrolled: for each field f and part c
-    (re, im), sum_i v[i] g_c[i nf + f] as an fma chain, stored at %base + (2 f + c) 129."""
+    (re, im), slot r = 2 f + c is sum_i v[i] g_c[i nf + f] as an fma chain; then the lane sums
+    over ``lane_group`` lanes (steps s = 1, 2, ..: slot r += slot r + s of lane xor s), and
+    the slots kept (multiples of ``lane_group``) stored at %base + r ``stride``: without lane
+    sums each as soon as it is summed."""
     slots = kp * nf
+    mem = f"memref<{part}x{ft}, #gpu.address_space<workgroup>>"
     lines = [f"          %v{i} = vector.extract %v[{i}] : {ft} from vector<{kp}x{ft}>" for i in range(kp)]
+
+    def store(r: int, value: str) -> None:
+        lines.extend([f"          %o{r} = arith.constant {r * stride} : index",
+                      f"          %i{r} = arith.addi %base, %o{r} : index",
+                      f"          memref.store {value}, %part[%i{r}] : {mem}"])
+
+    sums = {}
     for c, g in enumerate(("gre", "gim")):
         for f in range(nf):
             for i in range(kp):
@@ -146,10 +163,23 @@ def _contribute(kp: int, nf: int, ft: str, part: int) -> str:
             for i in range(1, kp):
                 lines.append(f"          %{g}s{i}_{f} = math.fma %v{i}, %{g}{i}_{f}, {acc} : {ft}")
                 acc = f"%{g}s{i}_{f}"
-            lines.append(f"          %{g}o_{f} = arith.constant {(2 * f + c) * 129} : index")
-            lines.append(f"          %{g}i_{f} = arith.addi %base, %{g}o_{f} : index")
-            lines.append(f"          memref.store {acc}, %part[%{g}i_{f}] : memref<{part}x{ft}, "
-                         f"#gpu.address_space<workgroup>>")
+            sums[2 * f + c] = acc
+            if lane_group == 1:
+                store(2 * f + c, acc)
+    if lane_group == 1:
+        return "\n".join(lines)
+    lines.append(f"          %width = arith.constant {VOTE_GROUP} : i32")
+    step = 1
+    while step < lane_group:
+        lines.append(f"          %off{step} = arith.constant {step} : i32")
+        for r in range(0, 2 * nf, 2 * step):
+            lines += [f"          %x{r}_{step}, %ok{r}_{step} = gpu.shuffle xor {sums[r + step]}, "
+                      f"%off{step}, %width : {ft}",
+                      f"          %a{r}_{step} = arith.addf {sums[r]}, %x{r}_{step} : {ft}"]
+            sums[r] = f"%a{r}_{step}"
+        step *= 2
+    for r in range(0, 2 * nf, lane_group):
+        store(r, sums[r])
     return "\n".join(lines)
 
 
@@ -182,6 +212,15 @@ def fft_pass_calls(ft: str) -> dict[str, str]:
                           f": ({put_types}, {outs}) -> ()")
         out[f"radix{radix}_calls"] = "\n".join(calls + [f"{pad}gpu.barrier"] + stores)
     return out
+
+
+def _analys_part(span: int, nf: int, lanes: int) -> tuple[int, int]:
+    """(rows, columns) of leg_analys.mlir's workgroup array part, which holds the partial sums
+    of the span's 2 nf span values, 128 / lanes per value. With lane sums, rows of the values
+    (lanes more, so that the stores too are free of bank conflicts); else rows of each value's
+    128 partial sums (one more: each thread of @row_sum reads its own bank)."""
+    values = span * 2 * nf
+    return (ANALYS_WG // lanes, values + lanes) if lanes > 1 else (values, ANALYS_WG + 1)
 
 
 def _pairs_per_thread(npairs: int, threads: int, most: int) -> int:
@@ -245,25 +284,32 @@ def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
             kp = _pairs_per_thread(plan.npairs, ANALYS_WG, ANALYS_PAIRS)
             v.update(legendre_values(plan, analys_fields_per_thread(plan), kp, values["ft"]),
                      vote_flags=2 * ANALYS_WG // VOTE_GROUP)
-            # degrees per span: a span's rows (span nf (re, im) rows of 129 values) take
-            # at most 16.5 KB of workgroup memory on SPIR-V (room on 32 KB devices: lavapipe,
-            # Apple), 48 KB on CUDA (the static limit), and the span 32 degrees at most (32
-            # against 16 on the H200, lmax 1023, one field: 0.26 against 0.29 ms)
+            # degrees per span: 32 at most (32 against 16 on the H200, lmax 1023, one field:
+            # 0.26 against 0.29 ms), 16 with lane sums and four fields (8: 25% slower); part
+            # takes at most 16.5 KB of workgroup memory on SPIR-V (room on 32 KB devices:
+            # lavapipe, Apple), 48 KB on CUDA (the static limit)
+            nf, lanes = v["nf"], analys_lane_group(plan, v["nf"])
             limit = 48 * 1024 if plan.target == "cuda" else 16896
-            row = v["nf"] * 2 * 129  # values per degree
+            size = 4 if values["ft"] == "f32" else 8
             span = 32
-            while span * row * (4 if values["ft"] == "f32" else 8) > limit:
+            while span > 4 and (span * 2 * nf > ANALYS_WG
+                                or math.prod(_analys_part(span, nf, lanes)) * size > limit):
                 span //= 2
-            if span < 4:  # the loops step four degrees at a time within a span
-                raise ValueError(f"fields_per_thread={v['nf']} with dtype={plan.dtype!r}: "
-                                 f"its analysis rows do not fit {limit} bytes of workgroup memory")
-            rows = span * v["nf"] * 2
-            if rows * ROW_PIECES > ANALYS_WG:
-                raise ValueError(f"{rows} analysis rows per span in {ROW_PIECES} pieces need more "
-                                 f"than {ANALYS_WG} threads")
-            v.update(span=span, part=span * row, row_stride=row, part_rows=rows,
-                     row_split=ROW_PIECES, row_cols=ANALYS_WG // ROW_PIECES,
-                     contribute=_contribute(v["kp"], v["nf"], values["ft"], span * row))
+            values_ = span * 2 * nf  # summed values per span: one thread each at least
+            rows, cols = _analys_part(span, nf, lanes)
+            if values_ > ANALYS_WG or rows * cols * size > limit:
+                raise ValueError(f"fields_per_thread={nf} with dtype={plan.dtype!r}: its "
+                                 f"analysis rows do not fit {limit} bytes of workgroup memory")
+            row_stride, value_stride = (cols, 1) if lanes > 1 else (1, cols)
+            count = min(ROW_PIECES, ANALYS_WG // values_)
+            v.update(span=span, part=rows * cols, row_stride=row_stride,
+                     value_stride=value_stride, degree_stride=2 * nf * value_stride,
+                     span_values=values_, lane_group=lanes,
+                     lane_mask=lanes - 1, idle_group=VOTE_GROUP if lanes > 1 else 1,
+                     independent_lanes="true" if lanes == 1 else "false",
+                     piece_count=count, piece_rows=ANALYS_WG // lanes // count,
+                     contribute=_contribute(v["kp"], nf, values["ft"], rows * cols, lanes,
+                                            value_stride))
         if "kp" in v:
             v["legendre_core"] = string.Template(core).substitute(v)
         if stage in FFT_DIRECTIONS:

@@ -15,7 +15,7 @@ import numpy as np
 from ireesht import __version__, artifacts, host
 from ireesht import runtime as rtmod
 from ireesht.plan import (ANALYS_TABLES, CPU_BASELINES, SYNTH_TABLES, TARGETS, Plan,
-                          analys_fields_per_thread)
+                          analys_fields_per_thread, analys_lane_group)
 from ireesht.validate import check_choice, check_finite
 
 
@@ -161,7 +161,9 @@ def _variants(plan: Plan) -> dict:
     return {
         "fields_per_thread": plan.fields_per_thread,
         "analysis_fields_per_thread": analys_fields_per_thread(plan),
-        "analysis_reduction": ("workgroup rows" if plan.kernels == "mlir"
+        "analysis_reduction": (("lane sums, workgroup rows"
+                                if analys_lane_group(plan, analys_fields_per_thread(plan)) > 1
+                                else "workgroup rows") if plan.kernels == "mlir"
                                else "subgroup" if plan.subgroups else "workgroup tree"),
     }
 

@@ -24,6 +24,11 @@ TARGETS = tuple(TARGET_KERNELS)
 CPU_BASELINES = ("x86-64-v2", "x86-64-v3", "aarch64")
 FIELDS_PER_THREAD = (1, 2, 4)
 SYNTH_WG = 64  # workgroup size of leg_synth (WGSL and MLIR)
+# Targets whose MLIR analysis sums each degree's values over lanes with subgroup shuffles
+# (analys_lane_group): CUDA, the one target with more than one analysis field per thread.
+# H200, 16 fields, Legendre analysis: float32 lmax 255 / 1023 / 2047 30% / 17% / 20% faster,
+# float64 1023 12%.
+LANE_SUM_TARGETS = ("cuda",)
 # the four stage kernels of every family, in the order of their dispatches (synthesis,
 # then analysis)
 STAGES = ("leg_synth", "fft_synth", "fft_analys", "leg_analys")
@@ -187,3 +192,11 @@ def analys_fields_per_thread(plan: Plan) -> int:
             return 1
         return min(plan.fields_per_thread, 2) if plan.dtype == "float64" else plan.fields_per_thread
     return plan.fields_per_thread if plan.subgroups else 1
+
+
+def analys_lane_group(plan: Plan, nf: int) -> int:
+    """Lanes that sum each degree's 2 nf values with subgroup shuffles in the MLIR analysis
+    with nf fields per thread (kernels/mlir/leg_analys.mlir): 2 nf on LANE_SUM_TARGETS with
+    two fields or more, else 1 (no shuffles). With one field, one shuffle saves too little:
+    H200, lmax 511 15% slower, 1023 unchanged."""
+    return 2 * nf if plan.kernels == "mlir" and nf > 1 and plan.target in LANE_SUM_TARGETS else 1

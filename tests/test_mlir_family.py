@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 
 import ireesht
-from ireesht import fourier, pipeline, reference
+from ireesht import fourier, kernels_mlir, module, pipeline, reference, runtime
+from ireesht import plan as plan_module
 from ireesht.cli import random_coefficients, rel_l2
 from ireesht.kernels_mlir import SYNTH_ROUND
-from ireesht.plan import Plan, analys_fields_per_thread
+from ireesht.plan import Plan, analys_fields_per_thread, analys_lane_group
 
 import checks
 from checks import BOUNDS, PLAN_SHAPES
@@ -74,6 +75,38 @@ def test_analysis_walks_several_chunks_of_pairs(vulkan, rng):
     check_plan(mod, rng, batch=(3,))
 
 
+@pytest.mark.parametrize(
+    "nf, lmax, kw",
+    [
+        (2, 31, {}),  # a form per thread (small grid); idle lanes in warp 0, idle warps 1-3
+        (4, 31, dict(mmax=17, nlat=45, nphi=80)),  # odd nlat, mmax < lmax
+        (4, 127, dict(nlat=255)),  # the form per vote group: 128 pairs, one per thread
+    ],
+)
+def test_analysis_lane_sums_on_lavapipe(vulkan, rng, monkeypatch, nf, lmax, kw):
+    # The CUDA analysis with 2 fields per thread or more sums each degree's values over lanes
+    # with subgroup shuffles (plan.analys_lane_group). Vulkan modules take one
+    # analysis field per thread and no subgroup operation; this builds the same kernel for
+    # lavapipe with shuffles, so that CI runs it. Lanes xor 1, 2, 4 must share a subgroup.
+    import iree.runtime as rt
+
+    device = rt.get_driver("vulkan").query_available_devices()[0]
+    size = runtime.describe_device("vulkan", device)["subgroup arithmetic"]
+    if not size.startswith("yes (size ") or int(size[10:-1]) < 2 * nf:
+        pytest.skip(f"the Vulkan device's subgroups ({size}) are smaller than {2 * nf} lanes")
+    target = kernels_mlir.executable_target
+    monkeypatch.setattr(kernels_mlir, "executable_target", lambda plan: tuple(
+        t.replace("subgroup = none", "subgroup = shuffle") for t in target(plan)))
+    monkeypatch.setattr(plan_module, "LANE_SUM_TARGETS", ("vulkan",))
+    for where in (kernels_mlir, module, pipeline):
+        monkeypatch.setattr(where, "analys_fields_per_thread", lambda plan: plan.fields_per_thread)
+    mod = build(lmax, fields_per_thread=nf, **kw)
+    assert mod.info["variants"]["analysis_fields_per_thread"] == nf
+    assert mod.info["variants"]["analysis_reduction"] == "lane sums, workgroup rows"
+    assert "gpu.shuffle xor" in pipeline.render(mod.plan)
+    check_plan(mod, rng, batch=(5,))  # 5 fields: one partial group
+
+
 def test_synthesis_workgroups_in_snake_order(vulkan, rng):
     # 1100 latitude pairs: 9 synthesis workgroups per order, 576 in all, so the second
     # round of SYNTH_ROUND runs reversed (leg_synth.mlir @workgroup_of)
@@ -127,6 +160,11 @@ def test_cuda_module_compiles(kw):
     vmfb = pipeline.compile_plan(plan)
     # the PTX of the four stages (one module each), for sm_80: JIT-compiled on newer GPUs
     assert vmfb.count(b".visible .entry") == 4 and b".target sm_80" in vmfb
+    # lane sums (warp shuffles) in the analysis with two fields per thread or more
+    lanes = analys_lane_group(plan, analys_fields_per_thread(plan))
+    assert lanes == (2 * min(plan.fields_per_thread, 2 if plan.dtype == "float64" else 4)
+                     if plan.fields_per_thread > 1 else 1)
+    assert (b"shfl.sync.bfly" in vmfb) == (lanes > 1)
 
 
 @pytest.mark.parametrize("kw", COMPILE_ONLY, ids=lambda kw: "-".join(f"{k}{v}" for k, v in kw.items()))

@@ -9,10 +9,12 @@
 // vector<${slots}> slots i ${nf} + f. For each chunk the recurrence runs over the
 // degrees in spans of ${span}, with the lean loop of the vote group's form once all its
 // pairs carry true values (else the careful one, as in leg_synth.mlir). Per degree each
-// thread sums its pairs in registers and writes one value per field (re, im) to workgroup
-// memory; once per span, after a barrier, pairs of threads add up the rows of the span in
-// two pieces (@row_sum), combined after one more barrier: no subgroup operation, and no
-// sum across lanes per degree and thread.
+// thread sums its pairs in registers, one value per field and part (re, im): 2 ${nf} values.
+// With lane sums (${lane_group} > 1: CUDA with 2 fields and more) groups of ${lane_group}
+// lanes add those up with subgroup shuffles, each lane keeping 2 ${nf} / ${lane_group} of
+// them; without (${lane_group} = 1), no subgroup operation. Each thread writes what it keeps to
+// workgroup memory; once per span, after a barrier, threads add up the partial sums of each
+// value (@row_sum, in ${piece_count} pieces), combined after one more barrier.
   hal.executable private @${exe} {
     hal.executable.variant public @v target(${target}) {
       hal.executable.export public @main ordinal(0) layout(#leg_analys_layout)
@@ -27,10 +29,13 @@ ${legendre_core}
 
         // The weighted even and odd combinations w (F_north +- F_south) of the thread's pairs
         // p0 + i for the fields b0 + f, in slots i ${nf} + f (w = 0 past the last pair; a row
-        // is its own mirror at the equator of an odd grid).
+        // is its own mirror at the equator of an odd grid). For the lane sums the values are
+        // permuted per lane, value v = 2 f + c (c: re, im) in slot v xor (lid & ${lane_mask}):
+        // the fields xor (lid & ${lane_mask}) / 2, re and im swapped where lid is odd (with
+        // ${lane_mask} = 0, no permutation).
         func.func private @fold(%F: memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
             %wtab: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %p0: index,
-            %npairs: index, %nlat: index, %nfields: index, %b0: index, %m: index)
+            %npairs: index, %nlat: index, %nfields: index, %b0: index, %m: index, %lid: index)
             -> (vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>) {
           %c0 = arith.constant 0 : index
           %c1 = arith.constant 1 : index
@@ -41,6 +46,11 @@ ${legendre_core}
           %plast = arith.subi %npairs, %c1 : index
           %last = arith.subi %nlat, %c1 : index
           %blast = arith.subi %nfields, %c1 : index
+          %cw1 = arith.constant ${lane_mask} : index
+          %lp = arith.andi %lid, %cw1 : index
+          %pf = arith.shrui %lp, %c1 : index
+          %odd = arith.andi %lp, %c1 : index
+          %sw = arith.cmpi eq, %odd, %c1 : index
           %r:4 = scf.for %s = %c0 to %cs step %c1 iter_args(%er = %z4, %ei = %z4, %or = %z4, %oi = %z4)
               -> (vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>) {
             %i = arith.divui %s, %cnf : index
@@ -52,7 +62,8 @@ ${legendre_core}
             %w = arith.select %valid, %wp, %zero : ${ft}
             %i_s = arith.subi %last, %p : index
             %same = arith.cmpi eq, %i_s, %p : index
-            %bf = arith.addi %b0, %f : index
+            %fx = arith.xori %f, %pf : index
+            %bf = arith.addi %b0, %fx : index
             %b = arith.minui %bf, %blast : index
             %nr = memref.load %F[%b, %p, %m, %c0] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
             %ni = memref.load %F[%b, %p, %m, %c1] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
@@ -68,24 +79,31 @@ ${legendre_core}
             %epi = arith.mulf %w, %pi : ${ft}
             %omr = arith.mulf %w, %mr : ${ft}
             %omi = arith.mulf %w, %mi : ${ft}
-            %er2 = vector.insert %epr, %er[%s] : ${ft} into vector<${slots}x${ft}>
-            %ei2 = vector.insert %epi, %ei[%s] : ${ft} into vector<${slots}x${ft}>
-            %or2 = vector.insert %omr, %or[%s] : ${ft} into vector<${slots}x${ft}>
-            %oi2 = vector.insert %omi, %oi[%s] : ${ft} into vector<${slots}x${ft}>
+            %xer = arith.select %sw, %epi, %epr : ${ft}
+            %xei = arith.select %sw, %epr, %epi : ${ft}
+            %xor = arith.select %sw, %omi, %omr : ${ft}
+            %xoi = arith.select %sw, %omr, %omi : ${ft}
+            %er2 = vector.insert %xer, %er[%s] : ${ft} into vector<${slots}x${ft}>
+            %ei2 = vector.insert %xei, %ei[%s] : ${ft} into vector<${slots}x${ft}>
+            %or2 = vector.insert %xor, %or[%s] : ${ft} into vector<${slots}x${ft}>
+            %oi2 = vector.insert %xoi, %oi[%s] : ${ft} into vector<${slots}x${ft}>
             scf.yield %er2, %ei2, %or2, %oi2 : vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>
           }
           return %r#0, %r#1, %r#2, %r#3 : vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>
         }
 
-        // The thread's contribution of one degree (span row %j): sum over its pairs of P g,
-        // one (re, im) per field, written to part[((j ${nf} + f) 2 + c) 129 + lid] (rows of
-        // 129: a thread summing a row alone reads without bank conflicts). The body, unrolled
-        // over pairs and fields, comes from ireesht/kernels_mlir.py.
+        // The thread's contribution of one degree (span row %j): sum over its pairs of P g, the
+        // 2 ${nf} values in the lane's order (@fold); with lane sums, step s = 1, 2, .. of the
+        // sums adds slot r + s of lane lid xor s to slot r of this lane (r a multiple of 2 s),
+        // which holds the same value in both lanes: no select. The slots r kept (multiples of
+        // ${lane_group}, value r + lid % ${lane_group}) go to part as partial sum
+        // lid / ${lane_group} of value j 2 ${nf} + r + lid % ${lane_group} of the span. The
+        // body, unrolled over pairs, fields and sum steps, comes from ireesht/kernels_mlir.py.
         func.func private @contribute(%v: vector<${kp}x${ft}>, %gre: vector<${slots}x${ft}>, %gim: vector<${slots}x${ft}>,
-            %part: memref<${part}x${ft}, #gpu.address_space<workgroup>>, %j: index, %lid: index) {
-          %rowlen = arith.constant ${row_stride} : index
-          %o = arith.muli %j, %rowlen : index
-          %base = arith.addi %o, %lid : index
+            %part: memref<${part}x${ft}, #gpu.address_space<workgroup>>, %j: index, %pos0: index) {
+          %cd = arith.constant ${degree_stride} : index
+          %o = arith.muli %j, %cd : index
+          %base = arith.addi %o, %pos0 : index
 ${contribute}
           return
         }
@@ -142,23 +160,25 @@ ${contribute}
           return %r#0, %r#1, %r#2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
         }
 
-        // The sum of ${row_cols} columns of part from %o on, four apart in four chains: a
-        // single chain of dependent adds kept three of the workgroup's four warps waiting at
-        // the barrier.
+        // The sum of ${piece_rows} partial sums of one value, part[%o + i ${row_stride}], every
+        // fourth in one of four chains: a single chain of dependent adds kept three of the
+        // workgroup's four warps waiting at the barrier.
         func.func private @row_sum(%part: memref<${part}x${ft}, #gpu.address_space<workgroup>>, %o: index) -> ${ft} {
           %c0 = arith.constant 0 : index
           %c1 = arith.constant 1 : index
           %c2 = arith.constant 2 : index
           %c3 = arith.constant 3 : index
           %c4 = arith.constant 4 : index
-          %ccols = arith.constant ${row_cols} : index
+          %ccols = arith.constant ${piece_rows} : index
           %zero = arith.constant 0.0 : ${ft}
           %s:4 = scf.for %col = %c0 to %ccols step %c4 iter_args(%a0 = %zero, %a1 = %zero, %a2 = %zero, %a3 = %zero)
               -> (${ft}, ${ft}, ${ft}, ${ft}) {
-            %i0 = arith.addi %o, %col : index
-            %i1 = arith.addi %i0, %c1 : index
-            %i2 = arith.addi %i0, %c2 : index
-            %i3 = arith.addi %i0, %c3 : index
+            %cr = arith.constant ${row_stride} : index
+            %co = arith.muli %col, %cr : index
+            %i0 = arith.addi %o, %co : index
+            %i1 = arith.addi %i0, %cr : index
+            %i2 = arith.addi %i1, %cr : index
+            %i3 = arith.addi %i2, %cr : index
             %x0 = memref.load %part[%i0] : memref<${part}x${ft}, #gpu.address_space<workgroup>>
             %x1 = memref.load %part[%i1] : memref<${part}x${ft}, #gpu.address_space<workgroup>>
             %x2 = memref.load %part[%i2] : memref<${part}x${ft}, #gpu.address_space<workgroup>>
@@ -182,11 +202,10 @@ ${contribute}
           %c3 = arith.constant 3 : index
           %c4 = arith.constant 4 : index
           %c128 = arith.constant 128 : index
-          %c129 = arith.constant 129 : index
           %cspan = arith.constant ${span} : index
-          %cparts = arith.constant ${part_rows} : index
-          %csplit = arith.constant ${row_split} : index
-          %ccols = arith.constant ${row_cols} : index
+          %cparts = arith.constant ${span_values} : index
+          %csplit = arith.constant ${piece_count} : index
+          %ccols = arith.constant ${piece_rows} : index
           %four = arith.constant -4 : index  // ~3: n & four rounds n down to a multiple of 4
           %ckp = arith.constant ${kp} : index
           %cnf = arith.constant ${nf} : index
@@ -226,7 +245,9 @@ ${contribute}
               : memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>{%nfields, %nlm}
 
           %coef_s = memref.alloc() : memref<${span}x4x${ft}, #gpu.address_space<workgroup>>
-          // every thread's contributions to the span: rows (degree, field, re/im) of 129
+          // the partial sums of the span's values (@contribute), 128 / ${lane_group} per value:
+          // value v, partial k at v ${value_stride} + k ${row_stride} (strides that keep the
+          // stores and @row_sum free of bank conflicts, ireesht/kernels_mlir.py _analys_part)
           %part = memref.alloc() : memref<${part}x${ft}, #gpu.address_space<workgroup>>
           // the row pieces' sums, one per thread
           %pieces = memref.alloc() : memref<128x${ft}, #gpu.address_space<workgroup>>
@@ -248,6 +269,31 @@ ${contribute}
           %plast = arith.subi %npairs, %c1 : index
           %chunk = arith.muli %c128, %ckp : index
           %tp = arith.muli %lid, %ckp : index
+          // the thread's first slot in part: partial lid / ${lane_group} of value
+          // lid % ${lane_group}
+          %clg = arith.constant ${lane_group} : index
+          %clm = arith.constant ${lane_mask} : index
+          %crs = arith.constant ${row_stride} : index
+          %lk = arith.divui %lid, %clg : index
+          %lv = arith.andi %lid, %clm : index
+          %cvs = arith.constant ${value_stride} : index
+          %lko = arith.muli %lk, %crs : index
+          %lvo = arith.muli %lv, %cvs : index
+          %pos0 = arith.addi %lko, %lvo : index
+          // threads run no degree (and add zeros) in groups of ${idle_group}: with lane sums, a
+          // vote group's lanes run the same loops
+          %cig = arith.constant ${idle_group} : index
+          %lg = arith.remui %lid, %cig : index
+          %lid0 = arith.subi %lid, %lg : index
+          %tp0 = arith.muli %lid0, %ckp : index
+          // whether the form is uniform per vote group (@group_form: on grids of
+          // 4 ${vote_group} ${kp} pairs and more), or need not be (no lane sums)
+          %cg = arith.constant ${vote_group} : index
+          %cg4 = arith.muli %cg, %c4 : index
+          %grows = arith.muli %cg4, %ckp : index
+          %big = arith.cmpi ule, %grows, %npairs : index
+          %indep = arith.constant ${independent_lanes}
+          %uni = arith.ori %big, %indep : i1
 
           // the pairs next to the pole that this m skips add nothing to q; with no pair left,
           // q = 0
@@ -273,23 +319,32 @@ ${contribute}
             // the thread's pairs p0 .. p0 + ${kp} - 1; past the last pair, the last one with w = 0
             %p0 = arith.addi %c0p, %tp : index
             %idle = arith.cmpi uge, %p0, %npairs : index
-            // a thread without pairs in this chunk adds zeros: its column of part, once the
-            // previous chunk's last rows are summed
+            %pw0 = arith.addi %c0p, %tp0 : index
+            %gidle = arith.cmpi uge, %pw0, %npairs : index
+            // an idle group adds zeros: its slots of part, once the previous chunk's last rows
+            // are summed
             gpu.barrier
-            scf.if %idle {
-              scf.for %r = %c0 to %cparts step %c1 {
-                %o = arith.muli %r, %c129 : index
-                %i = arith.addi %o, %lid : index
+            scf.if %gidle {
+              %cspanw = arith.constant ${span_values} : index
+              scf.for %r = %c0 to %cspanw step %clg {
+                %ro = arith.muli %r, %cvs : index
+                %i = arith.addi %ro, %pos0 : index
                 memref.store %zero, %part[%i] : memref<${part}x${ft}, #gpu.address_space<workgroup>>
               }
             }
             %dif = func.call @group_form(%xtab, %c0p, %lid, %plast) : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> i1
-            %uh, %ul, %y0, %k0 = func.call @init(%xtab, %seedtab, %m, %p0, %plast, %dif)
+            %uh, %ul, %ys0, %k0 = func.call @init(%xtab, %seedtab, %m, %p0, %plast, %dif)
                 : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
                    index, index, index, i1)
                   -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>)
-            %g:4 = func.call @fold(%F, %wtab, %p0, %npairs, %nlat, %nfields, %b0, %m)
-                : (memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, index, index, index)
+            // an idle thread of a busy group runs the degrees on a zero state (its lane takes
+            // part in the lane sums; without them it runs none)
+            %shared = arith.xori %indep, %true : i1
+            %zs = arith.andi %idle, %shared : i1
+            %idv = vector.broadcast %zs : i1 to vector<${kp}xi1>
+            %y0 = arith.select %idv, %zk, %ys0 : vector<${kp}xi1>, vector<${kp}x${ft}>
+            %g:4 = func.call @fold(%F, %wtab, %p0, %npairs, %nlat, %nfields, %b0, %m, %lid)
+                : (memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, index, index, index, index)
                   -> (vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>)
 
             %st:4 = scf.for %base = %c0 to %nl step %cspan iter_args(%y1 = %zk, %z = %y0, %k = %k0, %n = %n0)
@@ -317,42 +372,58 @@ ${contribute}
               %cnt = arith.minui %left, %cspan : index
               %cnt3 = arith.addi %cnt, %c3 : index
               %cnt40 = arith.andi %cnt3, %four : index
-              %cnt4 = arith.select %idle, %c0, %cnt40 : index
+              %cnt4 = arith.select %gidle, %c0, %cnt40 : index
               %live = func.call @all_live(%flags, %n, %lid) : (memref<${vote_flags}xi32, #gpu.address_space<workgroup>>, index, index) -> i1
               // one loop per form, uniform in a vote group (@group_form); the lean one once
               // all pairs of the group are live
-              %sp:3 = scf.if %dif -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) {
-                %r:3 = scf.if %live -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) {
-                  %w:3 = func.call @span(%true, %false, %uh, %ul, %coef_s, %part, %base, %cnt4, %lid, %g#0, %g#1, %g#2, %g#3, %y1, %z, %k)
-                      : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<${span}x4x${ft}, #gpu.address_space<workgroup>>, memref<${part}x${ft}, #gpu.address_space<workgroup>>, index, index, index, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>)
-                  scf.yield %w#0, %w#1, %w#2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
+              // a form per thread on small grids (@group_form): the form chosen per step, so
+              // that every lane of a vote group runs the same lane sums
+              %sp:3 = scf.if %uni -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) {
+                %u:3 = scf.if %dif -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) {
+                  %r:3 = scf.if %live -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) {
+                    %w:3 = func.call @span(%true, %false, %uh, %ul, %coef_s, %part, %base, %cnt4, %pos0, %g#0, %g#1, %g#2, %g#3, %y1, %z, %k)
+                        : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<${span}x4x${ft}, #gpu.address_space<workgroup>>, memref<${part}x${ft}, #gpu.address_space<workgroup>>, index, index, index, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>)
+                    scf.yield %w#0, %w#1, %w#2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
+                  } else {
+                    %w:3 = func.call @span(%true, %true, %uh, %ul, %coef_s, %part, %base, %cnt4, %pos0, %g#0, %g#1, %g#2, %g#3, %y1, %z, %k)
+                        : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<${span}x4x${ft}, #gpu.address_space<workgroup>>, memref<${part}x${ft}, #gpu.address_space<workgroup>>, index, index, index, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>)
+                    scf.yield %w#0, %w#1, %w#2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
+                  }
+                  scf.yield %r#0, %r#1, %r#2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
                 } else {
-                  %w:3 = func.call @span(%true, %true, %uh, %ul, %coef_s, %part, %base, %cnt4, %lid, %g#0, %g#1, %g#2, %g#3, %y1, %z, %k)
-                      : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<${span}x4x${ft}, #gpu.address_space<workgroup>>, memref<${part}x${ft}, #gpu.address_space<workgroup>>, index, index, index, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>)
-                  scf.yield %w#0, %w#1, %w#2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
+                  %r:3 = scf.if %live -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) {
+                    %w:3 = func.call @span(%false, %false, %uh, %ul, %coef_s, %part, %base, %cnt4, %pos0, %g#0, %g#1, %g#2, %g#3, %y1, %z, %k)
+                        : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<${span}x4x${ft}, #gpu.address_space<workgroup>>, memref<${part}x${ft}, #gpu.address_space<workgroup>>, index, index, index, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>)
+                    scf.yield %w#0, %w#1, %w#2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
+                  } else {
+                    %w:3 = func.call @span(%false, %true, %uh, %ul, %coef_s, %part, %base, %cnt4, %pos0, %g#0, %g#1, %g#2, %g#3, %y1, %z, %k)
+                        : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<${span}x4x${ft}, #gpu.address_space<workgroup>>, memref<${part}x${ft}, #gpu.address_space<workgroup>>, index, index, index, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>)
+                    scf.yield %w#0, %w#1, %w#2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
+                  }
+                  scf.yield %r#0, %r#1, %r#2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
                 }
-                scf.yield %r#0, %r#1, %r#2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
+                scf.yield %u#0, %u#1, %u#2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
               } else {
                 %r:3 = scf.if %live -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) {
-                  %w:3 = func.call @span(%false, %false, %uh, %ul, %coef_s, %part, %base, %cnt4, %lid, %g#0, %g#1, %g#2, %g#3, %y1, %z, %k)
+                  %w:3 = func.call @span(%dif, %false, %uh, %ul, %coef_s, %part, %base, %cnt4, %pos0, %g#0, %g#1, %g#2, %g#3, %y1, %z, %k)
                       : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<${span}x4x${ft}, #gpu.address_space<workgroup>>, memref<${part}x${ft}, #gpu.address_space<workgroup>>, index, index, index, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>)
                   scf.yield %w#0, %w#1, %w#2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
                 } else {
-                  %w:3 = func.call @span(%false, %true, %uh, %ul, %coef_s, %part, %base, %cnt4, %lid, %g#0, %g#1, %g#2, %g#3, %y1, %z, %k)
+                  %w:3 = func.call @span(%dif, %true, %uh, %ul, %coef_s, %part, %base, %cnt4, %pos0, %g#0, %g#1, %g#2, %g#3, %y1, %z, %k)
                       : (i1, i1, vector<${kp}x${ft}>, vector<${kp}x${ft}>, memref<${span}x4x${ft}, #gpu.address_space<workgroup>>, memref<${part}x${ft}, #gpu.address_space<workgroup>>, index, index, index, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>)
                   scf.yield %w#0, %w#1, %w#2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
                 }
                 scf.yield %r#0, %r#1, %r#2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
               }
               gpu.barrier
-              // rows r = (j ${nf} + f) 2 + c of the span's degrees (rows of 129: no bank
-              // conflicts between the threads), each summed in ${row_split} pieces of
-              // ${row_cols} columns: thread t takes piece t / ${part_rows} of row
-              // t % ${part_rows} (one thread per row kept half the workgroup idle and the rest
-              // waiting at the barrier); then thread r adds up the pieces of row r and puts
-              // S_lm times the sum into q. The same thread owns the same entry of q in every
-              // chunk, so its read-modify-write is ordered. (A subgroup sum per row measured
-              // slower on an H200: 0.45 against 0.34 ms at lmax 1023.)
+              // values r = (j ${nf} + f) 2 + c of the span's degrees (columns of part), each
+              // summed in ${piece_count} pieces of ${piece_rows} rows: thread t takes piece
+              // t / ${span_values} of value t % ${span_values} (one thread per value kept half
+              // the workgroup idle and the rest waiting at the barrier); then thread r adds up
+              // the pieces of value r and puts S_lm times the sum into q. The same thread owns
+              // the same entry of q in every chunk, so its read-modify-write is ordered. (A
+              // subgroup sum per value measured slower on an H200: 0.45 against 0.34 ms at
+              // lmax 1023.)
               %cntnf = arith.muli %cnt, %cnf : index
               %nrows = arith.muli %cntnf, %c2 : index
               %pr = arith.remui %lid, %cparts : index
@@ -361,9 +432,10 @@ ${contribute}
               %pin1 = arith.cmpi ult, %ph, %csplit : index
               %pin = arith.andi %pin0, %pin1 : i1
               %piece = scf.if %pin -> (${ft}) {
-                %ro = arith.muli %pr, %c129 : index
                 %co = arith.muli %ph, %ccols : index
-                %o = arith.addi %ro, %co : index
+                %cor = arith.muli %co, %crs : index
+                %pro = arith.muli %pr, %cvs : index
+                %o = arith.addi %pro, %cor : index
                 %s = func.call @row_sum(%part, %o) : (memref<${part}x${ft}, #gpu.address_space<workgroup>>, index) -> ${ft}
                 scf.yield %s : ${ft}
               } else {
