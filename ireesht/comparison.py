@@ -23,7 +23,7 @@ TOLERANCE = {"float32": 2e-5, "float64": 1e-10}
 
 def _paths(dtype: str) -> list[tuple[str, str, dict]]:
     """(target, kernel family, plan overrides) for every path this machine can run."""
-    from ireesht.plan import FLOAT64_KERNELS, TARGET_KERNELS
+    from ireesht.plan import FLOAT64_KERNELS, LANE_SUM_TARGETS, TARGET_KERNELS
 
     drivers = runtime.available_drivers()
     found = []
@@ -38,6 +38,8 @@ def _paths(dtype: str) -> list[tuple[str, str, dict]]:
                 found.append((target, family, {"subgroups": False}))
             else:
                 found.append((target, family, {}))
+                if family == "mlir" and target in LANE_SUM_TARGETS:  # the analysis's lane sums
+                    found.append((target, family, {"fields_per_thread": 4}))
     return found
 
 

@@ -75,6 +75,16 @@ def test_check_compares_every_path_and_passes_here(vulkan, capsys):
     assert "| vulkan | wgsl |" in capsys.readouterr().out
 
 
+def test_check_runs_the_cuda_analysis_lane_sums(monkeypatch):
+    # with a CUDA device, the check adds the MLIR path whose analysis sums over lanes
+    # (fields_per_thread >= 2): a kernel variant of its own
+    from ireesht import comparison, runtime
+
+    monkeypatch.setattr(runtime, "available_drivers", lambda: ["cuda"])
+    assert comparison._paths("float32") == [("cuda", "mlir", {}),
+                                            ("cuda", "mlir", {"fields_per_thread": 4})]
+
+
 def test_check_float64_paths(vulkan, capsys):
     rows = ireesht.check(lmax=15, batch=2, dtype="float64")
     assert ("cpu", "c") in {(r["target"], r["family"]) for r in rows}
