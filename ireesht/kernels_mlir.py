@@ -26,7 +26,9 @@ number less one: ``analys_lane_group``), ``independent_lanes`` (true without lan
 partial sums), ``row_stride`` / ``value_stride`` (its strides between partial sums and
 between values: ``_analys_part``), ``degree_stride`` (2 nf value_stride),
 ``piece_count`` and ``piece_rows`` (the pieces a value's partial sums are summed in, and
-their partial sums) and ``contribute`` (the unrolled body that writes them); the
+their partial sums), ``one_piece`` (piece_count == 1), ``value_block`` (values summed at
+once, one per thread and piece) and ``contribute`` (the unrolled body that writes the
+partial sums); the
 Fourier stages take ``fft_funcs`` and ``fft_core`` (the two parts of ``fft_core.mlir``, its
 butterflies and its passes, in the stage's direction, with the unrolled calls of
 ``fft_pass_calls``).
@@ -284,30 +286,30 @@ def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
             kp = _pairs_per_thread(plan.npairs, ANALYS_WG, ANALYS_PAIRS)
             v.update(legendre_values(plan, analys_fields_per_thread(plan), kp, values["ft"]),
                      vote_flags=2 * ANALYS_WG // VOTE_GROUP)
-            # degrees per span: 32 at most (32 against 16 on the H200, lmax 1023, one field:
-            # 0.26 against 0.29 ms), 16 with lane sums and four fields (8: 25% slower); part
+            # degrees per span: 32 at most (H200, lmax 1023: one field 0.26 against 0.29 ms
+            # with 16; lane sums with four fields 4% faster than 16 and 25% than 8); part
             # takes at most 16.5 KB of workgroup memory on SPIR-V (room on 32 KB devices:
             # lavapipe, Apple), 48 KB on CUDA (the static limit)
             nf, lanes = v["nf"], analys_lane_group(plan, v["nf"])
             limit = 48 * 1024 if plan.target == "cuda" else 16896
             size = 4 if values["ft"] == "f32" else 8
             span = 32
-            while span > 4 and (span * 2 * nf > ANALYS_WG
-                                or math.prod(_analys_part(span, nf, lanes)) * size > limit):
+            while span > 4 and math.prod(_analys_part(span, nf, lanes)) * size > limit:
                 span //= 2
-            values_ = span * 2 * nf  # summed values per span: one thread each at least
+            values_ = span * 2 * nf  # summed values per span
             rows, cols = _analys_part(span, nf, lanes)
-            if values_ > ANALYS_WG or rows * cols * size > limit:
+            if rows * cols * size > limit:
                 raise ValueError(f"fields_per_thread={nf} with dtype={plan.dtype!r}: its "
                                  f"analysis rows do not fit {limit} bytes of workgroup memory")
             row_stride, value_stride = (cols, 1) if lanes > 1 else (1, cols)
-            count = min(ROW_PIECES, ANALYS_WG // values_)
+            count = max(1, min(ROW_PIECES, ANALYS_WG // values_))
             v.update(span=span, part=rows * cols, row_stride=row_stride,
                      value_stride=value_stride, degree_stride=2 * nf * value_stride,
                      span_values=values_, lane_group=lanes,
                      lane_mask=lanes - 1, idle_group=VOTE_GROUP if lanes > 1 else 1,
                      independent_lanes="true" if lanes == 1 else "false",
                      piece_count=count, piece_rows=ANALYS_WG // lanes // count,
+                     value_block=min(values_, ANALYS_WG), one_piece="true" if count == 1 else "false",
                      contribute=_contribute(v["kp"], nf, values["ft"], rows * cols, lanes,
                                             value_stride))
         if "kp" in v:

@@ -416,60 +416,78 @@ ${contribute}
                 scf.yield %r#0, %r#1, %r#2 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
               }
               gpu.barrier
-              // values r = (j ${nf} + f) 2 + c of the span's degrees (columns of part), each
-              // summed in ${piece_count} pieces of ${piece_rows} rows: thread t takes piece
-              // t / ${span_values} of value t % ${span_values} (one thread per value kept half
-              // the workgroup idle and the rest waiting at the barrier); then thread r adds up
-              // the pieces of value r and puts S_lm times the sum into q. The same thread owns
-              // the same entry of q in every chunk, so its read-modify-write is ordered. (A
-              // subgroup sum per value measured slower on an H200: 0.45 against 0.34 ms at
-              // lmax 1023.)
+              // values r = (j ${nf} + f) 2 + c of the span's degrees (columns of part), in
+              // blocks of ${value_block}, each value summed in ${piece_count} pieces of
+              // ${piece_rows} rows: thread t takes piece t / ${value_block} of value
+              // t % ${value_block} of the block (one thread per value kept half the workgroup
+              // idle and the rest waiting at the barrier); with more than one piece, after a
+              // barrier, thread r adds up the pieces of value r. Thread r puts S_lm times the
+              // sum into q. The same thread owns the same entry of q in every chunk, so its
+              // read-modify-write is ordered. (A subgroup sum per value measured slower on an
+              // H200: 0.45 against 0.34 ms at lmax 1023.)
               %cntnf = arith.muli %cnt, %cnf : index
               %nrows = arith.muli %cntnf, %c2 : index
-              %pr = arith.remui %lid, %cparts : index
-              %ph = arith.divui %lid, %cparts : index
-              %pin0 = arith.cmpi ult, %pr, %nrows : index
+              %cblock = arith.constant ${value_block} : index
+              %pr0 = arith.remui %lid, %cblock : index
+              %ph = arith.divui %lid, %cblock : index
               %pin1 = arith.cmpi ult, %ph, %csplit : index
-              %pin = arith.andi %pin0, %pin1 : i1
-              %piece = scf.if %pin -> (${ft}) {
-                %co = arith.muli %ph, %ccols : index
-                %cor = arith.muli %co, %crs : index
-                %pro = arith.muli %pr, %cvs : index
-                %o = arith.addi %pro, %cor : index
-                %s = func.call @row_sum(%part, %o) : (memref<${part}x${ft}, #gpu.address_space<workgroup>>, index) -> ${ft}
-                scf.yield %s : ${ft}
-              } else {
-                scf.yield %zero : ${ft}
-              }
-              memref.store %piece, %pieces[%lid] : memref<128x${ft}, #gpu.address_space<workgroup>>
-              gpu.barrier
-              %owner = arith.cmpi ult, %lid, %nrows : index
-              scf.if %owner {
-                %s = scf.for %h = %c0 to %csplit step %c1 iter_args(%acc = %zero) -> (${ft}) {
-                  %hi = arith.muli %h, %cparts : index
-                  %i = arith.addi %hi, %lid : index
-                  %v = memref.load %pieces[%i] : memref<128x${ft}, #gpu.address_space<workgroup>>
-                  %a = arith.addf %acc, %v : ${ft}
-                  scf.yield %a : ${ft}
+              scf.for %vb = %c0 to %cparts step %cblock {
+                %pr = arith.addi %vb, %pr0 : index
+                %pin0 = arith.cmpi ult, %pr, %nrows : index
+                %pin = arith.andi %pin0, %pin1 : i1
+                %piece = scf.if %pin -> (${ft}) {
+                  %co = arith.muli %ph, %ccols : index
+                  %cor = arith.muli %co, %crs : index
+                  %pro = arith.muli %pr, %cvs : index
+                  %o = arith.addi %pro, %cor : index
+                  %s = func.call @row_sum(%part, %o) : (memref<${part}x${ft}, #gpu.address_space<workgroup>>, index) -> ${ft}
+                  scf.yield %s : ${ft}
+                } else {
+                  scf.yield %zero : ${ft}
                 }
-                %cpart = arith.remui %lid, %c2 : index
-                %jf = arith.divui %lid, %c2 : index
-                %j = arith.divui %jf, %cnf : index
-                %f = arith.remui %jf, %cnf : index
-                %b = arith.addi %b0, %f : index
-                %bin = arith.cmpi ult, %b, %nfields : index
-                scf.if %bin {
-                  %bj = arith.addi %base, %j : index
-                  %idx = arith.addi %mstart, %bj : index
-                  %sc = memref.load %stab[%idx] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-                  %val = arith.mulf %s, %sc : ${ft}
-                  %first = arith.cmpi eq, %c0p, %skip : index
-                  scf.if %first {
-                    memref.store %val, %q[%b, %idx, %cpart] : memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+                // with one piece per value the thread holds its value's sum already
+                %one = arith.constant ${one_piece}
+                %many = arith.xori %one, %true : i1
+                scf.if %many {
+                  memref.store %piece, %pieces[%lid] : memref<128x${ft}, #gpu.address_space<workgroup>>
+                  gpu.barrier
+                }
+                // (vo < nrows implies lid < value_block: one block holds every value, or the
+                // blocks are the workgroup's width)
+                %vo = arith.addi %vb, %lid : index
+                %owner = arith.cmpi ult, %vo, %nrows : index
+                scf.if %owner {
+                  %sum = scf.if %one -> (${ft}) {
+                    scf.yield %piece : ${ft}
                   } else {
-                    %old = memref.load %q[%b, %idx, %cpart] : memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
-                    %new = arith.addf %old, %val : ${ft}
-                    memref.store %new, %q[%b, %idx, %cpart] : memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+                    %t = scf.for %h = %c0 to %csplit step %c1 iter_args(%acc = %zero) -> (${ft}) {
+                      %hi = arith.muli %h, %cparts : index
+                      %i = arith.addi %hi, %lid : index
+                      %v = memref.load %pieces[%i] : memref<128x${ft}, #gpu.address_space<workgroup>>
+                      %a = arith.addf %acc, %v : ${ft}
+                      scf.yield %a : ${ft}
+                    }
+                    scf.yield %t : ${ft}
+                  }
+                  %cpart = arith.remui %vo, %c2 : index
+                  %jf = arith.divui %vo, %c2 : index
+                  %j = arith.divui %jf, %cnf : index
+                  %f = arith.remui %jf, %cnf : index
+                  %b = arith.addi %b0, %f : index
+                  %bin = arith.cmpi ult, %b, %nfields : index
+                  scf.if %bin {
+                    %bj = arith.addi %base, %j : index
+                    %idx = arith.addi %mstart, %bj : index
+                    %sc = memref.load %stab[%idx] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+                    %val = arith.mulf %sum, %sc : ${ft}
+                    %first = arith.cmpi eq, %c0p, %skip : index
+                    scf.if %first {
+                      memref.store %val, %q[%b, %idx, %cpart] : memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+                    } else {
+                      %old = memref.load %q[%b, %idx, %cpart] : memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+                      %new = arith.addf %old, %val : ${ft}
+                      memref.store %new, %q[%b, %idx, %cpart] : memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+                    }
                   }
                 }
               }
