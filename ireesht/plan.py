@@ -26,8 +26,9 @@ FIELDS_PER_THREAD = (1, 2, 4)
 SYNTH_WG = 64  # workgroup size of leg_synth (WGSL and MLIR)
 # Targets whose MLIR analysis sums each degree's values over lanes with subgroup shuffles
 # (analys_lane_group): CUDA, the one target with more than one analysis field per thread.
-# H200, 16 fields, Legendre analysis: float32 lmax 127 / 255 / 1023 / 2047 35% / 30% / 18% /
-# 20% faster, float64 (two fields per thread) 255 / 1023 30% / 19% (BENCHMARKS.md).
+# H200, 16 fields, Legendre analysis (with the spans of 32 degrees they allow): float32
+# lmax 127 / 255 / 1023 / 2047 39% / 36% / 21% / 24% faster, float64 (two fields per
+# thread) 255 / 1023 30% / 20% (BENCHMARKS.md, tenth and eleventh runs).
 LANE_SUM_TARGETS = ("cuda",)
 # the four stage kernels of every family, in the order of their dispatches (synthesis,
 # then analysis)
