@@ -218,7 +218,7 @@ def fft_pass_calls(ft: str) -> dict[str, str]:
 
 def _analys_part(span: int, nf: int, lanes: int) -> tuple[int, int]:
     """(rows, columns) of leg_analys.mlir's workgroup array part, which holds the partial sums
-    of the span's 2 nf span values, 128 / lanes per value. With lane sums, rows of the values
+    of a span's 2 nf span values, 128 / lanes per value. With lane sums, rows of the values
     (lanes more, so that the stores too are free of bank conflicts); else rows of each value's
     128 partial sums (one more: each thread of @row_sum reads its own bank)."""
     values = span * 2 * nf

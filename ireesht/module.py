@@ -158,14 +158,14 @@ def _variants(plan: Plan) -> dict:
         from ireesht.kernels_c import LEG_FIELDS, baseline
 
         return {"fields_per_work_item": LEG_FIELDS, "cpu_baseline": baseline(plan)}
-    return {
-        "fields_per_thread": plan.fields_per_thread,
-        "analysis_fields_per_thread": analys_fields_per_thread(plan),
-        "analysis_reduction": (("lane sums, workgroup rows"
-                                if analys_lane_group(plan, analys_fields_per_thread(plan)) > 1
-                                else "workgroup rows") if plan.kernels == "mlir"
-                               else "subgroup" if plan.subgroups else "workgroup tree"),
-    }
+    nf = analys_fields_per_thread(plan)
+    if plan.kernels == "mlir":
+        lanes = analys_lane_group(plan, nf) > 1
+        reduction = "lane sums, workgroup rows" if lanes else "workgroup rows"
+    else:
+        reduction = "subgroup" if plan.subgroups else "workgroup tree"
+    return {"fields_per_thread": plan.fields_per_thread, "analysis_fields_per_thread": nf,
+            "analysis_reduction": reduction}
 
 
 def _as_array(name: str, value, complex_: bool) -> np.ndarray:

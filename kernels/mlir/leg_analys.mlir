@@ -339,8 +339,8 @@ ${contribute}
                   -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>)
             // an idle thread of a busy group runs the degrees on a zero state (its lane takes
             // part in the lane sums; without them it runs none)
-            %shared = arith.xori %indep, %true : i1
-            %zs = arith.andi %idle, %shared : i1
+            %summing = arith.xori %indep, %true : i1
+            %zs = arith.andi %idle, %summing : i1
             %idv = vector.broadcast %zs : i1 to vector<${kp}xi1>
             %y0 = arith.select %idv, %zk, %ys0 : vector<${kp}xi1>, vector<${kp}x${ft}>
             %g:4 = func.call @fold(%F, %wtab, %p0, %npairs, %nlat, %nfields, %b0, %m, %lid)
