@@ -19,8 +19,11 @@ from ireesht.host import cpu_baselines, cpu_id
 # 3: the twiddle table gained the rows of the FFT passes (ireesht/fourier.py); 4: the
 # Legendre stages take the seed table instead of the binary powers of sin theta and the
 # polar row counts alone (was mseed, 4 columns), and one push constant less
-# (kernels/CONTRACT.md). A module compiled before takes other tables.
-MANIFEST_VERSION = 4
+# (kernels/CONTRACT.md); 5: synth_into / analys_into became synth_async / analys_async,
+# which take IREE's coarse-fences ABI and F as a workspace written in place
+# (mlir/pipeline.mlir). A module compiled before exports other functions or takes other
+# tables.
+MANIFEST_VERSION = 5
 MANIFEST = "manifest.json"
 # the order in which load() prefers artifacts when no target is asked for
 TARGET_PREFERENCE = ("cuda", "vulkan", "metal", "cpu")

@@ -1,4 +1,5 @@
-"""Timing helpers for ``ireesht bench`` and tools/bench.py: medians of synchronous calls."""
+"""Timing helpers for ``ireesht bench`` and tools/bench.py: medians of synchronous calls,
+and of calls enqueued back to back."""
 
 from __future__ import annotations
 
@@ -18,6 +19,22 @@ def median_ms(fn, n: int, warmup: bool = True) -> float:
         t0 = time.perf_counter()
         fn()
         times.append(time.perf_counter() - t0)
+    return 1e3 * float(np.median(times))
+
+
+def pipelined_ms(enqueue, synchronize, n: int, rounds: int = 5) -> float:
+    """Time per call in ms of ``n`` calls of ``enqueue()`` made back to back, then one
+    ``synchronize()``: the rate of a loop of calls whose results stay on the device (the
+    host's cost per call overlaps the device's work). Median over ``rounds``, after one
+    warm-up round."""
+    times = []
+    for r in range(rounds + 1):
+        t0 = time.perf_counter()
+        for _ in range(n):
+            enqueue()
+        synchronize()
+        if r:
+            times.append((time.perf_counter() - t0) / n)
     return 1e3 * float(np.median(times))
 
 
@@ -48,8 +65,9 @@ def device_inputs(mod, batch: int, rng: np.random.Generator | None = None) -> De
 def bench_plan(lmax: int, target: str, batch: int, repeat: int, grid: str = "gauss",
                dtype: str = "float32") -> dict:
     """Time one plan on one target: synth / analys on device-resident arrays written into
-    kept buffers (results stay on the device; each call waits for its result), and with
-    numpy in and out. Returns the medians in ms with the device and kernel family."""
+    kept buffers (results stay on the device; each call waits for its result, or calls
+    enqueued back to back, ``pipelined_ms``), and with numpy in and out. Returns the
+    medians in ms with the device and kernel family."""
     import ireesht
 
     mod = ireesht.compile(lmax, grid=grid, target=target, dtype=dtype,
@@ -61,6 +79,10 @@ def bench_plan(lmax: int, target: str, batch: int, repeat: int, grid: str = "gau
         kernels=mod.info["kernels"], device=mod.info["device"],
         synth_ms=median_ms(lambda: mod.synth(q_dev, out=f_out), repeat),
         analys_ms=median_ms(lambda: mod.analys(f_dev, out=q_out), repeat),
+        synth_pipelined_ms=pipelined_ms(lambda: mod.synth(q_dev, out=f_out, sync=False),
+                                        mod.synchronize, repeat),
+        analys_pipelined_ms=pipelined_ms(lambda: mod.analys(f_dev, out=q_out, sync=False),
+                                         mod.synchronize, repeat),
         synth_numpy_ms=median_ms(lambda: mod.synth(q), repeat),
         analys_numpy_ms=median_ms(lambda: mod.analys(f), repeat),
     )

@@ -170,12 +170,18 @@ def parts(plan: Plan, values: dict) -> dict[str, str]:
     for stage, (buffers, consts, _) in specs.items():
         ins = buffers[:-1]
         rname, rshape, _ = buffers[-1]
+        # F is written in place into the workspace operand %F_ws (mlir/pipeline.mlir): the
+        # last operand binding, as the result's binding would be
+        tied = rname == "F"
+        if tied:
+            ins = ins + [("F_ws", rshape, True)]
         operands = ", ".join([f"%{n}" for n, _, _ in ins] + [f"%{c}" for c in consts] + ["%b"])
         types = ", ".join([f"tensor<{s}x{ft}>" + ("{%b}" if d else "") for _, s, d in ins]
                           + ["i32"] * len(consts) + ["index"])
+        result = "%F_ws{%b}" if tied else f"tensor<{rshape}x{ft}>{{%b}}"
         out[f"op_{stage}"] = (
             f"    %{rname} = flow.dispatch @c_{stage}::@{stage}[%b]({operands})\n"
-            f"        : ({types}) -> tensor<{rshape}x{ft}>{{%b}}")
+            f"        : ({types}) -> {result}")
     return out
 
 

@@ -34,7 +34,14 @@ class Module:
     numpy in, numpy out (computed in the plan's dtype). Device arrays in
     (``iree.runtime.DeviceArray`` in the kernel layout, of the plan's dtype: ``(B, nlm, 2)``
     for synth, ``(B, nlat, nphi)`` for
-    analys), device arrays out, with no host copy.
+    analys), device arrays out, with no host copy; ``to_numpy`` copies one to the host.
+
+    Calls return when their result is ready, except ``synth(q, out=f, sync=False)`` /
+    ``analys(f, out=q, sync=False)`` on device arrays: these enqueue the call and return
+    at once, so that the host's cost of the next call overlaps the device's work. Calls
+    of one module run in the order they were made (each may read the last one's result);
+    an enqueued call's ``out`` holds its result once ``synchronize()`` (or any call without
+    ``sync=False``, or ``to_numpy``) has returned.
 
     Each call writes into device buffers kept for the last batch size (the intermediate
     F, and for numpy inputs the result too), so that IREE allocates nothing per call;
@@ -74,19 +81,23 @@ class Module:
             )
 
     # --- transforms ------------------------------------------------------------
-    def synth(self, qlm, out=None):
+    def synth(self, qlm, out=None, *, sync: bool = True):
         """Synthesis: ``(..., nlm)`` complex -> ``(..., nlat, nphi)`` real (see class doc).
 
         For a device-array ``qlm``, ``out`` may be a device array ``(B, nlat, nphi)``
         to write into (the fast path: no allocation per call); it is returned.
+        ``sync=False`` (device arrays with ``out`` only) enqueues the call and returns
+        ``out`` at once; ``synchronize()`` waits for it.
         """
         p = self.plan
         if rtmod.is_device_array(qlm):
             batch = rtmod.check_device_array("qlm", qlm, (p.nlm, 2), self._real)
             if out is None:
+                _check_sync(sync)
                 return self._session.call("synth", *self._synth_args, qlm)
             rtmod.check_device_array("out", out, (p.nlat, p.nphi), self._real, batch)
-            return self._into("synth", qlm, batch, out)
+            return self._enqueue("synth", qlm, batch, out, sync)
+        _check_sync(sync)
         q = _as_array("qlm", qlm, complex_=True)
         if q.ndim < 1 or q.shape[-1] != p.nlm:
             raise ValueError(
@@ -96,22 +107,27 @@ class Module:
         flat = np.ascontiguousarray(q.reshape(-1, p.nlm), dtype=self._complex)
         if flat.shape[0] == 0:
             return np.zeros(lead + (p.nlat, p.nphi), self._real)
-        f = self._into("synth", flat.view(self._real).reshape(-1, p.nlm, 2), flat.shape[0])
-        return self._session.to_numpy(f).reshape(lead + (p.nlat, p.nphi))
+        x = self._session.upload(flat.view(self._real).reshape(-1, p.nlm, 2))
+        f = self._enqueue("synth", x, flat.shape[0], None, sync=False)
+        return self.to_numpy(f).reshape(lead + (p.nlat, p.nphi))
 
-    def analys(self, f, out=None):
+    def analys(self, f, out=None, *, sync: bool = True):
         """Analysis: ``(..., nlat, nphi)`` real -> ``(..., nlm)`` complex (see class doc).
 
         For a device-array ``f``, ``out`` may be a device array ``(B, nlm, 2)`` to
-        write into (no allocation per call); it is returned.
+        write into (no allocation per call); it is returned. ``sync=False`` (device arrays
+        with ``out`` only) enqueues the call and returns ``out`` at once; ``synchronize()``
+        waits for it.
         """
         p = self.plan
         if rtmod.is_device_array(f):
             batch = rtmod.check_device_array("spatial", f, (p.nlat, p.nphi), self._real)
             if out is None:
+                _check_sync(sync)
                 return self._session.call("analys", *self._analys_args, f)
             rtmod.check_device_array("out", out, (p.nlm, 2), self._real, batch)
-            return self._into("analys", f, batch, out)
+            return self._enqueue("analys", f, batch, out, sync)
+        _check_sync(sync)
         x = _as_array("spatial", f, complex_=False)
         if x.ndim < 2 or x.shape[-2:] != (p.nlat, p.nphi):
             raise ValueError(
@@ -121,25 +137,43 @@ class Module:
         flat = np.ascontiguousarray(x.reshape(-1, p.nlat, p.nphi), dtype=self._real)
         if flat.shape[0] == 0:
             return np.zeros(lead + (p.nlm,), self._complex)
-        q = self._into("analys", flat, flat.shape[0])
-        return self._session.to_numpy(q).view(self._complex).reshape(lead + (p.nlm,))
+        q = self._enqueue("analys", self._session.upload(flat), flat.shape[0], None, sync=False)
+        return self.to_numpy(q).view(self._complex).reshape(lead + (p.nlm,))
 
-    def _into(self, name: str, x, batch: int, out=None):
-        """Call ``<name>_into`` on ``batch`` fields ``x``, which writes the result into
-        ``out`` and the intermediate F into a kept buffer: IREE then allocates nothing per
-        call. ``out=None`` writes into a kept result buffer (only for results that are
-        copied to the host at once)."""
+    def synchronize(self) -> None:
+        """Wait until every call enqueued with ``sync=False`` is done. Raises the device's
+        error if one of them failed."""
+        self._session.synchronize()
+
+    def to_numpy(self, array) -> np.ndarray:
+        """Copy a device array (a result, or any ``iree.runtime.DeviceArray`` on this
+        module's device) to a new numpy array, after every enqueued call is done."""
+        if not rtmod.is_device_array(array):
+            raise ValueError(f"array: {type(array).__name__}, expected an "
+                             "iree.runtime.DeviceArray")
+        return self._session.to_numpy(array)
+
+    def _enqueue(self, name: str, x, batch: int, out, sync: bool):
+        """Enqueue ``<name>_async`` on ``batch`` fields ``x`` (device array), which writes
+        the result into ``out`` and the intermediate F into a kept buffer: IREE then
+        allocates nothing per call. ``out=None`` writes into a kept result buffer (only
+        for results that are copied to the host at once). Returns the result's array,
+        ready once ``sync`` has waited for it."""
         p = self.plan
         if out is None:
             result_shape = (p.nlat, p.nphi) if name == "synth" else (p.nlm, 2)
             out = self._kept_buffer("result", name, (batch, *result_shape))
         workspace = self._kept_buffer("F", name, (batch, p.nlat, p.mc, 2))
         tables = self._synth_args if name == "synth" else self._analys_args
-        return self._session.call(f"{name}_into", *tables, x, out, workspace)[0]
+        self._session.enqueue(f"{name}_async", *tables, x, out, workspace)
+        if sync:
+            self._session.synchronize()
+        return out
 
     def _kept_buffer(self, kind: str, name: str, shape: tuple[int, ...]):
         batch, buffer = self._kept.get((kind, name), (None, None))
         if batch != shape[0]:
+            self._session.synchronize()  # no enqueued call still uses the one replaced
             buffer = self._session.empty(shape, self._real)
             self._kept[(kind, name)] = (shape[0], buffer)
         return buffer
@@ -166,6 +200,13 @@ def _variants(plan: Plan) -> dict:
         reduction = "subgroup" if plan.subgroups else "workgroup tree"
     return {"fields_per_thread": plan.fields_per_thread, "analysis_fields_per_thread": nf,
             "analysis_reduction": reduction}
+
+
+def _check_sync(sync: bool) -> None:
+    if not sync:
+        raise ValueError("sync=False: expected device-array input and out= (an "
+                         "iree.runtime.DeviceArray to write into); numpy inputs and "
+                         "allocated results are returned when ready")
 
 
 def _as_array(name: str, value, complex_: bool) -> np.ndarray:

@@ -75,7 +75,7 @@ def stage_ops(values: dict, dispatch: dict[str, str], clauses: dict[str, str]) -
 
 def render(plan: Plan) -> str:
     """The MLIR text of the plan's module (exports ``synth``, ``analys`` and their
-    ``*_into`` forms)."""
+    ``*_async`` forms)."""
     values = template_values(plan)
     parts = family(plan).parts(plan, values)
     template = string.Template((mlir_dir() / "pipeline.mlir").read_text())

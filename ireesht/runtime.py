@@ -147,7 +147,12 @@ class Session:
                 raise ExecutableLoadError(str(e)) from e
             raise
         self.functions = self.context.modules[vm_module.name]
+        self._vm_module = vm_module
         self._invokers: dict[str, object] = {}  # looking a function up costs ~5 us per call
+        # Calls of coarse-fences functions (enqueue) run in the order they were enqueued:
+        # call k waits for value k of this timeline and signals k + 1.
+        self._timeline = self.device.create_semaphore(0)
+        self._enqueued = 0
 
     def upload(self, array: np.ndarray) -> rt.DeviceArray:
         """Copy a host array to the device (once; pass the result on every call)."""
@@ -158,18 +163,45 @@ class Session:
         return rt.asdevicearray(self.device, np.empty(shape, dtype))
 
     def call(self, name: str, *args) -> rt.DeviceArray:
+        """Call a function of IREE's synchronous ABI, after every enqueued call is done
+        (its arguments may be their results); returns its results."""
+        self.synchronize()
         fn = self._invokers.get(name)
         if fn is None:
             fn = self._invokers[name] = self.functions[name]
         return fn(*args)
 
+    def enqueue(self, name: str, *args: rt.DeviceArray) -> None:
+        """Enqueue a call of a coarse-fences function (``iree.abi.model = "coarse-fences"``
+        in mlir/pipeline.mlir) on device arrays ``args`` and return at once. It starts once
+        every call enqueued before it is done; its results (written into buffers among
+        ``args``: the functions return nothing else that is needed) are ready when
+        ``synchronize()`` returns."""
+        fn = self._invokers.get(name)
+        if fn is None:
+            fn = self._invokers[name] = self._vm_module.lookup_function(name)
+        arg_list = rt.VmVariantList(len(args) + 2)
+        for a in args:
+            arg_list.push_ref(a._buffer_view)
+        arg_list.push_ref(rt.HalFence.create_at(self._timeline, self._enqueued))
+        arg_list.push_ref(rt.HalFence.create_at(self._timeline, self._enqueued + 1))
+        self.context.vm_context.invoke(fn, arg_list, rt.VmVariantList(2))
+        self._enqueued += 1
+
+    def synchronize(self) -> None:
+        """Wait until every enqueued call is done; raises the device's error if one failed."""
+        rt.HalFence.create_at(self._timeline, self._enqueued).wait()
+
     def to_numpy(self, array: rt.DeviceArray) -> np.ndarray:
-        """Copy a device array to a new host array (see :func:`to_numpy`)."""
-        return to_numpy(self.device, array)
+        """Copy a device array to a new host array once every enqueued call is done (see
+        :func:`to_numpy`)."""
+        return to_numpy(self.device, array, rt.HalFence.create_at(self._timeline, self._enqueued))
 
 
-def to_numpy(device, array: rt.DeviceArray | rt.HalBufferView) -> np.ndarray:
-    """Copy a device result to a new host array through a host-visible staging buffer.
+def to_numpy(device, array: rt.DeviceArray | rt.HalBufferView,
+             after: rt.HalFence | None = None) -> np.ndarray:
+    """Copy a device result to a new host array through a host-visible staging buffer,
+    once fence ``after`` is reached (at once without one).
 
     ``DeviceArray.to_host()`` / ``np.asarray`` fail on IREE 3.13's Vulkan driver: they
     import a fresh numpy allocation, and Vulkan imports only 4096-byte aligned host memory.
@@ -185,7 +217,7 @@ def to_numpy(device, array: rt.DeviceArray | rt.HalBufferView) -> np.ndarray:
     sem = device.create_semaphore(0)
     device.queue_copy(
         src, staging,
-        wait_semaphores=rt.HalFence.create_at(sem, 0),
+        wait_semaphores=rt.HalFence.create_at(sem, 0) if after is None else after,
         signal_semaphores=rt.HalFence.create_at(sem, 1),
     )
     rt.HalFence.create_at(sem, 1).wait()

@@ -1,17 +1,18 @@
 // The four stage dispatches, shared by the WGSL and MLIR kernel families. Sections are
 // cut at the `// stage:` lines and pasted into mlir/pipeline.mlir, whose functions define
 // the SSA names used here (kernels/CONTRACT.md gives the operands: the i32 operands are
-// the push constants, the tensors the bindings, the result the last binding). Each family
+// the push constants, the tensors the bindings, the result the last binding; the F a stage
+// makes is written in place into the operand %F_ws, mlir/pipeline.mlir). Each family
 // fills in ${dispatch_<stage>} (the op and its callee) and ${clauses_<stage>} (what
 // follows the types: hal.dispatch.extern's count/layout/objects, nothing for flow.dispatch).
 
 // stage: op_leg_synth
     %F = ${dispatch_leg_synth}(%lmax, %mmax, %nlat, %npairs, %nlm, %nb,
-                                         %xtab, %seedtab, %polar, %coef, %stab, %q)
+                                         %xtab, %seedtab, %polar, %coef, %stab, %q, %F_ws)
         : (i32, i32, i32, i32, i32, i32, tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>,
            tensor<${mc}x${ft}>, tensor<${nlm}x4x${ft}>, tensor<${nlm}x${ft}>,
-           tensor<?x${nlm}x2x${ft}>{%b})
-          -> tensor<?x${nlat}x${mc}x2x${ft}>{%b}
+           tensor<?x${nlm}x2x${ft}>{%b}, tensor<?x${nlat}x${mc}x2x${ft}>{%b})
+          -> %F_ws{%b}
 ${clauses_leg_synth}
 // stage: op_fft_synth
     %f = ${dispatch_fft_synth}(%nlat, %nphi, %mc, %nb, %twiddle, %F)
@@ -19,9 +20,10 @@ ${clauses_leg_synth}
           -> tensor<?x${nlat}x${nphi}x${ft}>{%b}
 ${clauses_fft_synth}
 // stage: op_fft_analys
-    %F = ${dispatch_fft_analys}(%nlat, %nphi, %mc, %nb, %twiddle, %f)
-        : (i32, i32, i32, i32, tensor<${ntw}x2x${ft}>, tensor<?x${nlat}x${nphi}x${ft}>{%b})
-          -> tensor<?x${nlat}x${mc}x2x${ft}>{%b}
+    %F = ${dispatch_fft_analys}(%nlat, %nphi, %mc, %nb, %twiddle, %f, %F_ws)
+        : (i32, i32, i32, i32, tensor<${ntw}x2x${ft}>, tensor<?x${nlat}x${nphi}x${ft}>{%b},
+           tensor<?x${nlat}x${mc}x2x${ft}>{%b})
+          -> %F_ws{%b}
 ${clauses_fft_analys}
 // stage: op_leg_analys
     %q = ${dispatch_leg_analys}(%lmax, %mmax, %nlat, %npairs, %nlm, %nb,

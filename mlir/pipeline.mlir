@@ -34,12 +34,14 @@ ${aliases}
 
 module @sht ${module_attrs} {
 ${executables}
+  // F_ws: the intermediate F, written in place by the dispatch that makes it (its result is
+  // tied to F_ws, mlir/ops.mlir), so that a call that passes it allocates and copies nothing.
   func.func private @synth_impl(%xtab: tensor<${npairs}x4x${ft}>, %seedtab: tensor<${nseed}x2x${ft}>,
-                   %polar: tensor<${mc}x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
-                   %twiddle: tensor<${ntw}x2x${ft}>, %q: tensor<?x${nlm}x2x${ft}>)
-      -> (tensor<?x${nlat}x${nphi}x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) {
+      %polar: tensor<${mc}x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
+      %twiddle: tensor<${ntw}x2x${ft}>, %q: tensor<?x${nlm}x2x${ft}>,
+      %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}> {
     %c0 = arith.constant 0 : index
-    %b = tensor.dim %q, %c0 : tensor<?x${nlm}x2x${ft}>
+    %b = tensor.dim %F_ws, %c0 : tensor<?x${nlat}x${mc}x2x${ft}>
     %nb = arith.index_cast %b : index to i32
     %lmax = arith.constant ${lmax} : i32
     %mmax = arith.constant ${mmax} : i32
@@ -50,16 +52,15 @@ ${executables}
     %mc = arith.constant ${mc} : i32
 ${op_leg_synth}
 ${op_fft_synth}
-    return %f, %F : tensor<?x${nlat}x${nphi}x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>
+    return %f : tensor<?x${nlat}x${nphi}x${ft}>
   }
 
   func.func private @analys_impl(%xtab: tensor<${npairs}x4x${ft}>, %seedtab: tensor<${nseed}x2x${ft}>,
-                    %polar: tensor<${mc}x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
-                    %wtab: tensor<${npairs}x${ft}>, %twiddle: tensor<${ntw}x2x${ft}>,
-                    %f: tensor<?x${nlat}x${nphi}x${ft}>)
-      -> (tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) {
+      %polar: tensor<${mc}x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
+      %wtab: tensor<${npairs}x${ft}>, %twiddle: tensor<${ntw}x2x${ft}>, %f: tensor<?x${nlat}x${nphi}x${ft}>,
+      %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlm}x2x${ft}> {
     %c0 = arith.constant 0 : index
-    %b = tensor.dim %f, %c0 : tensor<?x${nlat}x${nphi}x${ft}>
+    %b = tensor.dim %F_ws, %c0 : tensor<?x${nlat}x${mc}x2x${ft}>
     %nb = arith.index_cast %b : index to i32
     %lmax = arith.constant ${lmax} : i32
     %mmax = arith.constant ${mmax} : i32
@@ -70,58 +71,60 @@ ${op_fft_synth}
     %mc = arith.constant ${mc} : i32
 ${op_fft_analys}
 ${op_leg_analys}
-    return %q, %F : tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>
-  }
-
-  // The exported functions. synth / analys allocate their result and the intermediate F
-  // on every call; synth_into / analys_into write them into buffers the caller passes
-  // (iree.abi.output), which halves IREE's host cost per call on Vulkan (BENCHMARKS.md).
-  func.func @synth(%xtab: tensor<${npairs}x4x${ft}>, %seedtab: tensor<${nseed}x2x${ft}>,
-                   %polar: tensor<${mc}x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
-                   %twiddle: tensor<${ntw}x2x${ft}>,
-                   %q: tensor<?x${nlm}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}> {
-    %f, %F = call @synth_impl(%xtab, %seedtab, %polar, %coef, %stab, %twiddle, %q)
-        : (tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>, tensor<${mc}x${ft}>, tensor<${nlm}x4x${ft}>,
-           tensor<${nlm}x${ft}>, tensor<${ntw}x2x${ft}>, tensor<?x${nlm}x2x${ft}>)
-          -> (tensor<?x${nlat}x${nphi}x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>)
-    return %f : tensor<?x${nlat}x${nphi}x${ft}>
-  }
-
-  func.func @synth_into(%xtab: tensor<${npairs}x4x${ft}>, %seedtab: tensor<${nseed}x2x${ft}>,
-                        %polar: tensor<${mc}x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
-                        %twiddle: tensor<${ntw}x2x${ft}>, %q: tensor<?x${nlm}x2x${ft}>,
-                        %f_out: tensor<?x${nlat}x${nphi}x${ft}> {iree.abi.output = 0 : index},
-                        %F_ws: tensor<?x${nlat}x${mc}x2x${ft}> {iree.abi.output = 1 : index})
-      -> (tensor<?x${nlat}x${nphi}x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) {
-    %f, %F = call @synth_impl(%xtab, %seedtab, %polar, %coef, %stab, %twiddle, %q)
-        : (tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>, tensor<${mc}x${ft}>, tensor<${nlm}x4x${ft}>,
-           tensor<${nlm}x${ft}>, tensor<${ntw}x2x${ft}>, tensor<?x${nlm}x2x${ft}>)
-          -> (tensor<?x${nlat}x${nphi}x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>)
-    return %f, %F : tensor<?x${nlat}x${nphi}x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>
-  }
-
-  func.func @analys(%xtab: tensor<${npairs}x4x${ft}>, %seedtab: tensor<${nseed}x2x${ft}>,
-                    %polar: tensor<${mc}x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
-                    %wtab: tensor<${npairs}x${ft}>, %twiddle: tensor<${ntw}x2x${ft}>,
-                    %f: tensor<?x${nlat}x${nphi}x${ft}>) -> tensor<?x${nlm}x2x${ft}> {
-    %q, %F = call @analys_impl(%xtab, %seedtab, %polar, %coef, %stab, %wtab, %twiddle, %f)
-        : (tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>, tensor<${mc}x${ft}>, tensor<${nlm}x4x${ft}>,
-           tensor<${nlm}x${ft}>, tensor<${npairs}x${ft}>, tensor<${ntw}x2x${ft}>, tensor<?x${nlat}x${nphi}x${ft}>)
-          -> (tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>)
     return %q : tensor<?x${nlm}x2x${ft}>
   }
 
-  func.func @analys_into(%xtab: tensor<${npairs}x4x${ft}>, %seedtab: tensor<${nseed}x2x${ft}>,
-                         %polar: tensor<${mc}x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
-                         %wtab: tensor<${npairs}x${ft}>, %twiddle: tensor<${ntw}x2x${ft}>,
-                         %f: tensor<?x${nlat}x${nphi}x${ft}>,
-                         %q_out: tensor<?x${nlm}x2x${ft}> {iree.abi.output = 0 : index},
-                         %F_ws: tensor<?x${nlat}x${mc}x2x${ft}> {iree.abi.output = 1 : index})
-      -> (tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) {
-    %q, %F = call @analys_impl(%xtab, %seedtab, %polar, %coef, %stab, %wtab, %twiddle, %f)
+  // The exported functions. synth / analys allocate their result and F on every call and
+  // return when it is done (IREE's synchronous ABI). synth_async / analys_async write them
+  // into buffers the caller passes (the result as iree.abi.output, F in place), so that
+  // IREE allocates nothing per call, and take IREE's coarse-fences ABI: two more
+  // arguments, a fence to wait on before starting and one signalled when done. They are
+  // util.func: IREE 3.13 drops iree.abi.model from a func.func when it imports it.
+  func.func @synth(%xtab: tensor<${npairs}x4x${ft}>, %seedtab: tensor<${nseed}x2x${ft}>,
+      %polar: tensor<${mc}x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
+      %twiddle: tensor<${ntw}x2x${ft}>, %q: tensor<?x${nlm}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}> {
+    %c0 = arith.constant 0 : index
+    %b = tensor.dim %q, %c0 : tensor<?x${nlm}x2x${ft}>
+    %F_ws = tensor.empty(%b) : tensor<?x${nlat}x${mc}x2x${ft}>
+    %f = call @synth_impl(%xtab, %seedtab, %polar, %coef, %stab, %twiddle, %q, %F_ws)
         : (tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>, tensor<${mc}x${ft}>, tensor<${nlm}x4x${ft}>,
-           tensor<${nlm}x${ft}>, tensor<${npairs}x${ft}>, tensor<${ntw}x2x${ft}>, tensor<?x${nlat}x${nphi}x${ft}>)
-          -> (tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>)
-    return %q, %F : tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>
+           tensor<${nlm}x${ft}>, tensor<${ntw}x2x${ft}>, tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}>
+    return %f : tensor<?x${nlat}x${nphi}x${ft}>
+  }
+
+  util.func public @synth_async(%xtab: tensor<${npairs}x4x${ft}>, %seedtab: tensor<${nseed}x2x${ft}>,
+      %polar: tensor<${mc}x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
+      %twiddle: tensor<${ntw}x2x${ft}>, %q: tensor<?x${nlm}x2x${ft}>,
+      %f_out: tensor<?x${nlat}x${nphi}x${ft}> {iree.abi.output = 0 : index}, %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}>
+      attributes {iree.abi.model = "coarse-fences"} {
+    %f = func.call @synth_impl(%xtab, %seedtab, %polar, %coef, %stab, %twiddle, %q, %F_ws)
+        : (tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>, tensor<${mc}x${ft}>, tensor<${nlm}x4x${ft}>,
+           tensor<${nlm}x${ft}>, tensor<${ntw}x2x${ft}>, tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}>
+    util.return %f : tensor<?x${nlat}x${nphi}x${ft}>
+  }
+
+  func.func @analys(%xtab: tensor<${npairs}x4x${ft}>, %seedtab: tensor<${nseed}x2x${ft}>,
+      %polar: tensor<${mc}x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
+      %wtab: tensor<${npairs}x${ft}>, %twiddle: tensor<${ntw}x2x${ft}>, %f: tensor<?x${nlat}x${nphi}x${ft}>) -> tensor<?x${nlm}x2x${ft}> {
+    %c0 = arith.constant 0 : index
+    %b = tensor.dim %f, %c0 : tensor<?x${nlat}x${nphi}x${ft}>
+    %F_ws = tensor.empty(%b) : tensor<?x${nlat}x${mc}x2x${ft}>
+    %q = call @analys_impl(%xtab, %seedtab, %polar, %coef, %stab, %wtab, %twiddle, %f, %F_ws)
+        : (tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>, tensor<${mc}x${ft}>, tensor<${nlm}x4x${ft}>,
+           tensor<${nlm}x${ft}>, tensor<${npairs}x${ft}>, tensor<${ntw}x2x${ft}>, tensor<?x${nlat}x${nphi}x${ft}>,
+           tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlm}x2x${ft}>
+    return %q : tensor<?x${nlm}x2x${ft}>
+  }
+
+  util.func public @analys_async(%xtab: tensor<${npairs}x4x${ft}>, %seedtab: tensor<${nseed}x2x${ft}>,
+      %polar: tensor<${mc}x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
+      %wtab: tensor<${npairs}x${ft}>, %twiddle: tensor<${ntw}x2x${ft}>, %f: tensor<?x${nlat}x${nphi}x${ft}>,
+      %q_out: tensor<?x${nlm}x2x${ft}> {iree.abi.output = 0 : index}, %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlm}x2x${ft}>
+      attributes {iree.abi.model = "coarse-fences"} {
+    %q = func.call @analys_impl(%xtab, %seedtab, %polar, %coef, %stab, %wtab, %twiddle, %f, %F_ws)
+        : (tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>, tensor<${mc}x${ft}>, tensor<${nlm}x4x${ft}>,
+           tensor<${nlm}x${ft}>, tensor<${npairs}x${ft}>, tensor<${ntw}x2x${ft}>, tensor<?x${nlat}x${nphi}x${ft}>,
+           tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlm}x2x${ft}>
+    util.return %q : tensor<?x${nlm}x2x${ft}>
   }
 }

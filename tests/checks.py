@@ -45,3 +45,30 @@ def check_plan(mod, rng: np.random.Generator, batch: tuple[int, ...] = (2,),
         assert rel_l2(q2, q) <= tol, f"analysis error {rel_l2(q2, q):.2e}"
         q3 = mod.analys(f)
         assert rel_l2(q3, q) <= tol_roundtrip, f"roundtrip error {rel_l2(q3, q):.2e}"
+
+
+def check_enqueued_calls(mod, rng: np.random.Generator) -> None:
+    """Calls enqueued with ``sync=False`` run in the order they were made: a synthesis
+    overwrites the field an enqueued analysis reads (a reordering would give the second
+    field's coefficients), and ``to_numpy`` waits for the calls before it."""
+    p = mod.plan
+    tol, tol_roundtrip = BOUNDS[p.dtype]
+    real, cplx = np.dtype(p.dtype), np.result_type(np.dtype(p.dtype), np.complex64)
+    s = mod._session
+    q1, q2 = (random_coefficients(rng, p.lmax, p.mmax, (3,)) for _ in range(2))
+    q1_dev, q2_dev = (s.upload(q.astype(cplx).view(real).reshape(3, p.nlm, 2)) for q in (q1, q2))
+    f_dev, g_dev = (s.empty((3, p.nlat, p.nphi), real) for _ in range(2))
+    qa_dev, qb_dev = (s.empty((3, p.nlm, 2), real) for _ in range(2))
+    assert mod.synth(q1_dev, out=f_dev, sync=False) is f_dev
+    assert mod.analys(f_dev, out=qa_dev, sync=False) is qa_dev
+    mod.synth(q2_dev, out=f_dev, sync=False)
+    mod.analys(f_dev, out=qb_dev, sync=False)
+    mod.synth(q1_dev, out=g_dev, sync=False)
+    g = mod.to_numpy(g_dev)  # no synchronize() before: to_numpy waits
+    grid = p.make_grid()
+    assert rel_l2(g, reference.synth(q1, p.lmax, p.mmax, grid)) <= tol
+    mod.synchronize()
+    assert rel_l2(mod.to_numpy(f_dev), reference.synth(q2, p.lmax, p.mmax, grid)) <= tol
+    for q_dev, q in ((qa_dev, q1), (qb_dev, q2)):
+        back = mod.to_numpy(q_dev).astype(np.float64)
+        assert rel_l2(back[..., 0] + 1j * back[..., 1], q) <= tol_roundtrip

@@ -84,6 +84,17 @@ def test_device_array_of_wrong_shape_is_rejected(mod, rng):
         mod.synth(bad)
 
 
+def test_enqueueing_needs_device_arrays_and_out(mod, rng):
+    q = rng.standard_normal((2, 36)) + 0j
+    with pytest.raises(ValueError, match="sync=False: expected device-array input and out="):
+        mod.synth(q, sync=False)
+    q_dev = mod._session.upload(q.astype(np.complex64).view(np.float32).reshape(2, 36, 2))
+    with pytest.raises(ValueError, match="sync=False: expected device-array input and out="):
+        mod.synth(q_dev, sync=False)
+    with pytest.raises(ValueError, match="array: ndarray, expected an iree.runtime.DeviceArray"):
+        mod.to_numpy(q)
+
+
 def test_missing_driver_names_the_available_ones(monkeypatch):
     from ireesht import runtime
 

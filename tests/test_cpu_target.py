@@ -23,7 +23,7 @@ from ireesht.host import cpu_baselines
 from ireesht.cli import random_coefficients, rel_l2
 from ireesht.plan import CPU_BASELINES, DTYPES, Plan
 
-from checks import BOUNDS, PLAN_SHAPES, check_plan
+from checks import BOUNDS, PLAN_SHAPES, check_enqueued_calls, check_plan
 
 # The GPU paths' float32 bounds: the same recurrence and tables. Measured here: synthesis
 # 5.0e-7, analysis 4.4e-7, roundtrip 7.4e-7 at lmax 255; float64 (the same sources built with
@@ -141,6 +141,11 @@ def test_objects_match_a_rebuild():
         pytest.skip(f"objects built by {manifest['clang']!r}, this clang differs")
     subprocess.run([sys.executable, str(ROOT / "tools" / "build_objects.py"), "--check"],
                    check=True)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_enqueued_calls_run_in_order(rng, dtype):
+    check_enqueued_calls(ireesht.compile(15, target="cpu", dtype=dtype), rng)
 
 
 def test_device_arrays_into_caller_buffers(rng):

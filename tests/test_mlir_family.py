@@ -14,7 +14,7 @@ from ireesht.kernels_mlir import SYNTH_ROUND
 from ireesht.plan import Plan, analys_fields_per_thread, analys_lane_group
 
 import checks
-from checks import BOUNDS, PLAN_SHAPES
+from checks import BOUNDS, PLAN_SHAPES, check_enqueued_calls
 
 # the bounds of the WGSL family (tests/test_vulkan_pipeline.py says why): the MLIR kernels do
 # the same float32 arithmetic. float64 kernels: measured 1.1e-14 synthesis, 2.3e-14 analysis
@@ -126,6 +126,10 @@ def test_synthesis_workgroups_in_snake_order(vulkan, rng):
 def test_float64_matches_reference(vulkan, rng, lmax, kw):
     # lavapipe has shaderFloat64 and shaderInt64 (the kernels' exponent counters are i64)
     check_plan(build(lmax, dtype="float64", **kw), rng, batch=(3,))
+
+
+def test_enqueued_calls_run_in_order(vulkan, rng):
+    check_enqueued_calls(build(15), rng)
 
 
 # plan shapes compiled for the targets without a device here (every kernel variant; the

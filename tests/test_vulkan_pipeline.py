@@ -13,7 +13,7 @@ import ireesht
 from ireesht import reference
 from ireesht.cli import random_coefficients, rel_l2
 
-from checks import BOUNDS, PLAN_SHAPES, check_plan
+from checks import BOUNDS, PLAN_SHAPES, check_enqueued_calls, check_plan
 
 # float32 kernels, relative L2 against the float64 reference: each stage within 2e-6
 # (measured on lavapipe: 1.35e-6 synthesis, 1.28e-6 analysis at lmax 255). The roundtrip
@@ -131,6 +131,10 @@ def test_device_arrays_into_caller_buffers(vulkan, rng):
     assert rel_l2(mod._session.to_numpy(q_out).view(np.complex64)[..., 0], q) <= TOL_ROUNDTRIP
     with pytest.raises(ValueError, match=r"out: device array \(3, 16, 31\) float32, expected \(3, 16, 32\)"):
         mod.synth(q_dev, out=mod._session.empty((3, 16, 31)))
+
+
+def test_enqueued_calls_run_in_order(vulkan, rng):
+    check_enqueued_calls(ireesht.compile(15, target="vulkan", kernels="wgsl"), rng)
 
 
 def test_numpy_and_out_calls_mix_in_any_order(vulkan, rng):

@@ -17,6 +17,8 @@ field per thread and batch 16 with four. ``run`` loads every module of every dir
 
 - wall: median per-call time of ``synth`` / ``analys`` on device-resident inputs written
   into kept device buffers (synchronous calls, as a user makes them);
+- pipelined: time per call of ``--calls`` calls enqueued back to back (``sync=False``)
+  and one wait, median of five rounds: the rate of a loop whose results stay on the device;
 - gpu: device time of each dispatch from IREE's HAL profiler (iree-benchmark-module with
   ``--device_profiling_mode=dispatch-events``, then ``iree-profile statistics``), per stage;
 - floor: the Legendre compute floor of DESIGN.md, lmax^3 FMA per field at 33.5e12 FMA/s
@@ -41,7 +43,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ireesht.bench import device_inputs, median_ms  # noqa: E402
+from ireesht.bench import device_inputs, median_ms, pipelined_ms  # noqa: E402
 
 H200_FMA_PER_S = 33.5e12
 BATCHES = {1: 1, 16: 4}  # batch -> fields_per_thread
@@ -174,15 +176,19 @@ def run(root: Path, peers: bool, n: int) -> None:
             except Exception as e:  # report, keep the table
                 rows.append({"path": f"{path.name}/{entry['file']}", "error": f"{type(e).__name__}: {e}"[:300]})
             print(json.dumps(rows[-1]), flush=True)
-        if peers and "float32" in path.name and int(path.name[1:].split("_")[0]) <= 1023:
-            lmax, batch = int(path.name[1:].split("_")[0]), int(path.name.split("_")[1][1:])
-            row = {"path": f"torch-harmonics l{lmax} b{batch}", "lmax": lmax, "batch": batch}
-            try:
-                row["th_synth"], row["th_analys"] = torch_harmonics_ms(lmax, batch, n)
-            except Exception as e:
-                row["error"] = f"{type(e).__name__}: {e}"[:200]
-            rows.append(row)
-            print(json.dumps(row), flush=True)
+    # the peers after every module, so that torch's CUDA context never shares the process
+    # with an IREE measurement (the twelfth run found no effect either way, BENCHMARKS.md)
+    for path in dirs if peers else []:
+        lmax, batch = int(path.name[1:].split("_")[0]), int(path.name.split("_")[1][1:])
+        if "float32" not in path.name or lmax > 1023:
+            continue
+        row = {"path": f"torch-harmonics l{lmax} b{batch}", "lmax": lmax, "batch": batch}
+        try:
+            row["th_synth"], row["th_analys"] = torch_harmonics_ms(lmax, batch, n)
+        except Exception as e:
+            row["error"] = f"{type(e).__name__}: {e}"[:200]
+        rows.append(row)
+        print(json.dumps(row), flush=True)
     print_table(rows)
 
 
@@ -208,6 +214,10 @@ def bench_module(path: Path, entry: dict, rng, n: int) -> dict:
                batch=batch, device=mod.info["device"],
                into_synth=median_ms(lambda: mod.synth(q_dev, out=f_out), n),
                into_analys=median_ms(lambda: mod.analys(f_dev, out=q_out), n),
+               pipe_synth=pipelined_ms(lambda: mod.synth(q_dev, out=f_out, sync=False),
+                                       mod.synchronize, n),
+               pipe_analys=pipelined_ms(lambda: mod.analys(f_dev, out=q_out, sync=False),
+                                        mod.synchronize, n),
                floor=1e3 * batch * p.lmax**3 / H200_FMA_PER_S * (2 if p.dtype == "float64" else 1),
                err_synth=err_syn, err_roundtrip=rel_l2(q2, q))
     t = p.tables()
@@ -238,7 +248,10 @@ def walltime(path: Path, n: int) -> None:
           f"{median_ms(lambda: mod.synth(q_dev, out=f_out), n):.3f} ms, analys "
           f"{median_ms(lambda: mod.analys(f_dev), n):.3f} / "
           f"{median_ms(lambda: mod.analys(f_dev, out=q_out), n):.3f} ms per call "
-          f"(allocating / into kept buffers, median of {n})")
+          f"(allocating / into kept buffers, median of {n}); enqueued back to back "
+          f"{pipelined_ms(lambda: mod.synth(q_dev, out=f_out, sync=False), mod.synchronize, n):.3f}"
+          f" / {pipelined_ms(lambda: mod.analys(f_dev, out=q_out, sync=False), mod.synchronize, n):.3f}"
+          " ms per call")
 
 
 def minimal_call_cost(root: Path, n: int) -> None:
@@ -285,13 +298,14 @@ def host_profile(path: Path) -> None:
 
 
 def print_table(rows: list[dict]) -> None:
-    print("\n| path | dtype | lmax | batch | synth / analys wall ms | synth GPU ms (leg + fft) "
-          "| analys GPU ms (fft + leg) | Legendre GPU / floor | synth rel L2 | roundtrip rel L2 |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("\n| path | dtype | lmax | batch | synth / analys wall ms | pipelined ms per call "
+          "| synth GPU ms (leg + fft) | analys GPU ms (fft + leg) | Legendre GPU / floor "
+          "| synth rel L2 | roundtrip rel L2 |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         if "th_synth" in r:
             print(f"| torch-harmonics (CUDA) | float32 | {r['lmax']} | {r['batch']} "
-                  f"| {r['th_synth']:.3f} / {r['th_analys']:.3f} | | | | | |")
+                  f"| {r['th_synth']:.3f} / {r['th_analys']:.3f} | | | | | | |")
             continue
         if "error" in r:
             print(f"| {r['path']} | error: {r['error'][:150]} |")
@@ -307,7 +321,8 @@ def print_table(rows: list[dict]) -> None:
         # no float64 reference above lmax 1023 (10 s of numpy per module at 2047)
         syn = "—" if np.isnan(r["err_synth"]) else f"{r['err_synth']:.1e}"
         print(f"| {r['path']} | {r['dtype']} | {r['lmax']} | {r['batch']} "
-              f"| {r['into_synth']:.3f} / {r['into_analys']:.3f} {gpu}"
+              f"| {r['into_synth']:.3f} / {r['into_analys']:.3f} "
+              f"| {r['pipe_synth']:.3f} / {r['pipe_analys']:.3f} {gpu}"
               f"| {syn} | {r['err_roundtrip']:.1e} |")
 
 
