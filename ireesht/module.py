@@ -256,7 +256,8 @@ def compile(
 
     Returns
     -------
-    Module with ``synth``, ``analys``, ``info`` and ``save``.
+    Module with ``synth``, ``analys`` (``sync=False`` enqueues), ``synchronize``, ``to_numpy``,
+    ``info`` and ``save``.
     """
     if target == "auto":
         target = rtmod.auto_target()
