@@ -3,6 +3,8 @@ tests/ on sys.path, as it has no __init__.py)."""
 
 from __future__ import annotations
 
+import gc
+
 import numpy as np
 
 from ireesht import reference
@@ -50,7 +52,8 @@ def check_plan(mod, rng: np.random.Generator, batch: tuple[int, ...] = (2,),
 def check_enqueued_calls(mod, rng: np.random.Generator) -> None:
     """Calls enqueued with ``sync=False`` run in the order they were made: a synthesis
     overwrites the field an enqueued analysis reads (a reordering would give the second
-    field's coefficients), and ``to_numpy`` waits for the calls before it."""
+    field's coefficients), ``to_numpy`` waits for the calls before it, and inputs dropped
+    right after their call is enqueued stay valid until it is done."""
     p = mod.plan
     tol, tol_roundtrip = BOUNDS[p.dtype]
     real, cplx = np.dtype(p.dtype), np.result_type(np.dtype(p.dtype), np.complex64)
@@ -72,3 +75,12 @@ def check_enqueued_calls(mod, rng: np.random.Generator) -> None:
     for q_dev, q in ((qa_dev, q1), (qb_dev, q2)):
         back = mod.to_numpy(q_dev).astype(np.float64)
         assert rel_l2(back[..., 0] + 1j * back[..., 1], q) <= tol_roundtrip
+    # inputs the caller drops at once: IREE keeps them until the call is done
+    qs = [random_coefficients(rng, p.lmax, p.mmax, (3,)) for _ in range(4)]
+    outs = [s.empty((3, p.nlat, p.nphi), real) for _ in qs]
+    for q, out in zip(qs, outs):
+        mod.synth(s.upload(q.astype(cplx).view(real).reshape(3, p.nlm, 2)), out=out, sync=False)
+        gc.collect()
+    mod.synchronize()
+    for q, out in zip(qs, outs):
+        assert rel_l2(mod.to_numpy(out), reference.synth(q, p.lmax, p.mmax, grid)) <= tol
