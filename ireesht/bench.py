@@ -22,20 +22,25 @@ def median_ms(fn, n: int, warmup: bool = True) -> float:
     return 1e3 * float(np.median(times))
 
 
-def pipelined_ms(enqueue, synchronize, n: int, rounds: int = 5) -> float:
-    """Time per call in ms of ``n`` calls of ``enqueue()`` made back to back, then one
+def pipelined_ms(mod, q_dev, f_out, q_out, n: int, rounds: int = 5) -> tuple[float, float]:
+    """Time per call in ms of ``n`` calls made back to back with ``sync=False``, then one
     ``synchronize()``: the rate of a loop of calls whose results stay on the device (the
     host's cost per call overlaps the device's work). Median over ``rounds``, after one
-    warm-up round."""
-    times = []
-    for r in range(rounds + 1):
-        t0 = time.perf_counter()
-        for _ in range(n):
-            enqueue()
-        synchronize()
-        if r:
-            times.append((time.perf_counter() - t0) / n)
-    return 1e3 * float(np.median(times))
+    warm-up round; ``(synth, analys)`` of module ``mod`` on ``q_dev`` into ``f_out``, and on
+    ``f_out`` into ``q_out``."""
+    def rate(enqueue) -> float:
+        times = []
+        for r in range(rounds + 1):
+            t0 = time.perf_counter()
+            for _ in range(n):
+                enqueue()
+            mod.synchronize()
+            if r:
+                times.append((time.perf_counter() - t0) / n)
+        return 1e3 * float(np.median(times))
+
+    return (rate(lambda: mod.synth(q_dev, out=f_out, sync=False)),
+            rate(lambda: mod.analys(f_out, out=q_out, sync=False)))
 
 
 class DeviceInputs(NamedTuple):
@@ -74,15 +79,13 @@ def bench_plan(lmax: int, target: str, batch: int, repeat: int, grid: str = "gau
                           fields_per_thread=4 if batch >= 8 else 1)
     q, _, q_dev, f_out, q_out = device_inputs(mod, batch)
     f_dev = mod.synth(q_dev, out=f_out)
-    f = mod._session.to_numpy(f_dev)
-    return dict(
+    f = mod.to_numpy(f_dev)
+    r = dict(
         kernels=mod.info["kernels"], device=mod.info["device"],
         synth_ms=median_ms(lambda: mod.synth(q_dev, out=f_out), repeat),
         analys_ms=median_ms(lambda: mod.analys(f_dev, out=q_out), repeat),
-        synth_pipelined_ms=pipelined_ms(lambda: mod.synth(q_dev, out=f_out, sync=False),
-                                        mod.synchronize, repeat),
-        analys_pipelined_ms=pipelined_ms(lambda: mod.analys(f_dev, out=q_out, sync=False),
-                                         mod.synchronize, repeat),
-        synth_numpy_ms=median_ms(lambda: mod.synth(q), repeat),
-        analys_numpy_ms=median_ms(lambda: mod.analys(f), repeat),
     )
+    r["synth_pipelined_ms"], r["analys_pipelined_ms"] = pipelined_ms(mod, q_dev, f_out, q_out,
+                                                                     repeat)
+    return dict(r, synth_numpy_ms=median_ms(lambda: mod.synth(q), repeat),
+                analys_numpy_ms=median_ms(lambda: mod.analys(f), repeat))

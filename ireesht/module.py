@@ -90,14 +90,13 @@ class Module:
         ``out`` at once; ``synchronize()`` waits for it.
         """
         p = self.plan
+        _check_sync(sync, qlm, out)
         if rtmod.is_device_array(qlm):
             batch = rtmod.check_device_array("qlm", qlm, (p.nlm, 2), self._real)
             if out is None:
-                _check_sync(sync)
                 return self._session.call("synth", *self._synth_args, qlm)
             rtmod.check_device_array("out", out, (p.nlat, p.nphi), self._real, batch)
             return self._enqueue("synth", qlm, batch, out, sync)
-        _check_sync(sync)
         q = _as_array("qlm", qlm, complex_=True)
         if q.ndim < 1 or q.shape[-1] != p.nlm:
             raise ValueError(
@@ -120,14 +119,13 @@ class Module:
         waits for it.
         """
         p = self.plan
+        _check_sync(sync, f, out)
         if rtmod.is_device_array(f):
             batch = rtmod.check_device_array("spatial", f, (p.nlat, p.nphi), self._real)
             if out is None:
-                _check_sync(sync)
                 return self._session.call("analys", *self._analys_args, f)
             rtmod.check_device_array("out", out, (p.nlm, 2), self._real, batch)
             return self._enqueue("analys", f, batch, out, sync)
-        _check_sync(sync)
         x = _as_array("spatial", f, complex_=False)
         if x.ndim < 2 or x.shape[-2:] != (p.nlat, p.nphi):
             raise ValueError(
@@ -202,8 +200,9 @@ def _variants(plan: Plan) -> dict:
             "analysis_reduction": reduction}
 
 
-def _check_sync(sync: bool) -> None:
-    if not sync:
+def _check_sync(sync: bool, x, out) -> None:
+    """Only a call on a device array with ``out`` can be enqueued."""
+    if not sync and (out is None or not rtmod.is_device_array(x)):
         raise ValueError("sync=False: expected device-array input and out= (an "
                          "iree.runtime.DeviceArray to write into); numpy inputs and "
                          "allocated results are returned when ready")

@@ -214,10 +214,7 @@ def bench_module(path: Path, entry: dict, rng, n: int) -> dict:
                batch=batch, device=mod.info["device"],
                into_synth=median_ms(lambda: mod.synth(q_dev, out=f_out), n),
                into_analys=median_ms(lambda: mod.analys(f_dev, out=q_out), n),
-               pipe_synth=pipelined_ms(lambda: mod.synth(q_dev, out=f_out, sync=False),
-                                       mod.synchronize, n),
-               pipe_analys=pipelined_ms(lambda: mod.analys(f_dev, out=q_out, sync=False),
-                                        mod.synchronize, n),
+               pipelined=pipelined_ms(mod, q_dev, f_out, q_out, n),
                floor=1e3 * batch * p.lmax**3 / H200_FMA_PER_S * (2 if p.dtype == "float64" else 1),
                err_synth=err_syn, err_roundtrip=rel_l2(q2, q))
     t = p.tables()
@@ -249,9 +246,7 @@ def walltime(path: Path, n: int) -> None:
           f"{median_ms(lambda: mod.analys(f_dev), n):.3f} / "
           f"{median_ms(lambda: mod.analys(f_dev, out=q_out), n):.3f} ms per call "
           f"(allocating / into kept buffers, median of {n}); enqueued back to back "
-          f"{pipelined_ms(lambda: mod.synth(q_dev, out=f_out, sync=False), mod.synchronize, n):.3f}"
-          f" / {pipelined_ms(lambda: mod.analys(f_dev, out=q_out, sync=False), mod.synchronize, n):.3f}"
-          " ms per call")
+          "{:.3f} / {:.3f} ms per call".format(*pipelined_ms(mod, q_dev, f_out, q_out, n)))
 
 
 def minimal_call_cost(root: Path, n: int) -> None:
@@ -322,7 +317,7 @@ def print_table(rows: list[dict]) -> None:
         syn = "—" if np.isnan(r["err_synth"]) else f"{r['err_synth']:.1e}"
         print(f"| {r['path']} | {r['dtype']} | {r['lmax']} | {r['batch']} "
               f"| {r['into_synth']:.3f} / {r['into_analys']:.3f} "
-              f"| {r['pipe_synth']:.3f} / {r['pipe_analys']:.3f} {gpu}"
+              f"| {r['pipelined'][0]:.3f} / {r['pipelined'][1]:.3f} {gpu}"
               f"| {syn} | {r['err_roundtrip']:.1e} |")
 
 
