@@ -21,9 +21,10 @@ from ireesht.host import cpu_baselines, cpu_id
 # polar row counts alone (was mseed, 4 columns), and one push constant less
 # (kernels/CONTRACT.md); 5: synth_into / analys_into became synth_async / analys_async,
 # which take IREE's coarse-fences ABI and F as a workspace written in place
-# (mlir/pipeline.mlir). A module compiled before exports other functions or takes other
-# tables.
-MANIFEST_VERSION = 5
+# (mlir/pipeline.mlir); 6: plans name their recurrence, and "ishioka" modules take the
+# chain table in their synthesis. A module compiled before exports other functions or
+# takes other tables.
+MANIFEST_VERSION = 6
 MANIFEST = "manifest.json"
 # the order in which load() prefers artifacts when no target is asked for
 TARGET_PREFERENCE = ("cuda", "vulkan", "metal", "cpu")

@@ -7,7 +7,6 @@ with the reference, or with another path on the same machine, fail the check.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 
 import numpy as np
@@ -23,7 +22,7 @@ TOLERANCE = {"float32": 2e-5, "float64": 1e-10}
 
 def _paths(dtype: str) -> list[tuple[str, str, dict]]:
     """(target, kernel family, plan overrides) for every path this machine can run."""
-    from ireesht.plan import FLOAT64_KERNELS, LANE_SUM_TARGETS, TARGET_KERNELS
+    from ireesht.plan import FLOAT64_KERNELS, ISHIOKA_TARGETS, LANE_SUM_TARGETS, TARGET_KERNELS
 
     drivers = runtime.available_drivers()
     found = []
@@ -40,6 +39,9 @@ def _paths(dtype: str) -> list[tuple[str, str, dict]]:
                 found.append((target, family, {}))
                 if family == "mlir" and target in LANE_SUM_TARGETS:  # the analysis's lane sums
                     found.append((target, family, {"fields_per_thread": 4}))
+                if family == "mlir" and target in ISHIOKA_TARGETS:  # the other recurrence
+                    other = "standard" if target == "cuda" else "ishioka"
+                    found.append((target, family, {"recurrence": other}))
     return found
 
 
@@ -55,9 +57,9 @@ def _modules(lmax: int, grid: str, dtype: str, artifacts_dir: str | None):
         for e in artifacts.runnable(manifest["artifacts"], runtime.available_drivers()):
             yield e["target"], e["kernels"], load_entry(manifest, e)
         return
-    base = Plan.create(lmax, grid=grid, target="cpu", dtype=dtype)
     for target, family, overrides in _paths(dtype):
-        plan = dataclasses.replace(base, target=target, kernels=family, **overrides)
+        plan = Plan.create(lmax, grid=grid, target=target, dtype=dtype, kernels=family,
+                           **overrides)
         try:
             yield target, family, _build(plan, use_cache=True)
         except runtime.ExecutableLoadError as e:  # e.g. no subgroup arithmetic here
@@ -91,7 +93,8 @@ def check(lmax: int = 127, batch: int = 2, grid: str = "gauss", verbose: bool = 
         q2 = mod.analys(f)
         t2 = time.perf_counter()
         first = (f, q2) if first is None else first
-        variant = mod.info["variants"].get("analysis_reduction", "-")
+        v = mod.info["variants"]
+        variant = " / ".join(v[k] for k in ("recurrence", "analysis_reduction") if k in v) or "-"
         row = dict(
             target=target, family=family, variant=variant, dtype=p.dtype,
             device=mod.info["device"], lmax=p.lmax,
@@ -108,7 +111,7 @@ def check(lmax: int = 127, batch: int = 2, grid: str = "gauss", verbose: bool = 
         raise RuntimeError(f"no backend to check: drivers with a device here: "
                            f"{runtime.available_drivers()}")
     if verbose:
-        print("| target | family | analysis | device | dtype | lmax | synth rel L2 / max "
+        print("| target | family | variant | device | dtype | lmax | synth rel L2 / max "
               "| vs first | roundtrip rel L2 | synth / analys ms | ok |")
         print("|---|---|---|---|---|---|---|---|---|---|---|")
         for r in rows:

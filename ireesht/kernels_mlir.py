@@ -16,7 +16,8 @@ take ``nf`` (fields per thread),
 ``legendre_values``),
 ``vote_group`` (threads that choose a loop and a form together),
 ``vote_flags`` (two per vote group of the workgroup),
-``legendre_core`` (``legendre_core.mlir``), for synthesis ``synth_gx`` (its grid's x),
+``legendre_core`` (the parts of ``legendre_core.mlir`` the stage takes, ``CORE_PARTS``),
+for synthesis ``synth_gx`` (its grid's x),
 ``synth_round`` (the round of its snake order of workgroups) and
 ``expand_v`` / ``expand_f`` (bodies that spread pairs and fields over the slots), and, for
 analysis, ``span`` (degrees per span), ``span_values`` (2 nf span: the values it sums),
@@ -31,16 +32,24 @@ once, one per thread and piece) and ``contribute`` (the unrolled body that write
 partial sums); the
 Fourier stages take ``fft_funcs`` and ``fft_core`` (the two parts of ``fft_core.mlir``, its
 butterflies and its passes, in the stage's direction, with the unrolled calls of
-``fft_pass_calls``).
+``fft_pass_calls``). The synthesis of the ``"ishioka"`` recurrence has its own template,
+``leg_synth_ishioka.mlir`` (``stage_template``), whose state is float64 whatever ``ft``: it
+takes the parts ``polar`` and ``synth_grid`` of ``legendre_core.mlir`` in ``ft`` and
+``scaling`` in float64 on ``ISHIOKA_SCALING``, and ``widen`` / ``narrow`` / ``seed64``
+(``_ishioka_conversions``).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import string
 from pathlib import Path
 
+import numpy as np
+
+from ireesht import legendre
 from ireesht.legendre import RESCALE_BITS
 from ireesht.pipeline import split_sections
 from ireesht.plan import STAGES, SYNTH_WG, Plan, analys_fields_per_thread, analys_lane_group
@@ -66,6 +75,20 @@ ANALYS_WG = 128  # threads of a leg_analys.mlir workgroup
 # four pieces: 3% slower with float64)
 ROW_PIECES = 2
 VOTE_GROUP = 32  # threads that choose the lean or careful loop together (legendre_core.mlir)
+# the parts of legendre_core.mlir each Legendre stage of the float32 scheme takes
+CORE_PARTS = {"leg_synth": ("polar", "scaling", "recurrence", "synth_grid"),
+              "leg_analys": ("polar", "scaling", "recurrence")}
+# (pair, field) slots of a leg_synth_ishioka thread: float64 vectors of four at most
+ISHIOKA_SLOTS = 4
+# The float64 state of leg_synth_ishioka.mlir carries y 2^(S k) as legendre.py's scheme, with
+# other bits: a seed keeps its true value (k = 0, live) down to 2^-LIVE, which every seed
+# the kernel runs is at lmax 1023 (at 2047 all but 4%), so that nearly every warp takes the
+# lean loop from the start (with legendre.py's float64 bits, 37% of the seeds at lmax 1023
+# started below the threshold, and the careful loops cost 12% of the stage on an H200); a
+# value whose k < 0 moves up a level once |y| > 2^T. T leaves 2^223 of headroom for the
+# growth between two checks (8 steps of 2 degrees: at most 2^160 for lmax < 16384); LIVE
+# keeps every live seed a normal float64 (a float64 table's y reaches down to 2^-129).
+ISHIOKA_SCALING = {"live_bits": 880, "scale_bits": 900, "threshold_bits": 800}
 # The direction s of fft_core.mlir's FFT, exp(s 2 pi i k t / n): its sign, s as a float, and
 # the arith ops that add and subtract s times a term.
 FFT_DIRECTIONS = {"fft_synth": dict(sign="+", one_s="1.0", plus_s="addf", minus_s="subf"),
@@ -116,7 +139,7 @@ def executable_target(plan: Plan) -> tuple[str, str, str]:
         return ("metal", f'#hal.executable.target<"metal-spirv", "metal-msl-fb", '
                 f"{{iree_codegen.target_info = #iree_gpu.target<{info}>}}>", spirv)
     if plan.target == "vulkan":
-        f64 = plan.dtype == "float64"
+        f64 = plan.dtype == "float64" or plan.recurrence == "ishioka"
         wgp = _WGP.format(compute="fp64|fp32|int64|int32" if f64 else "fp32|int32",
                           storage="b64|b32" if f64 else "b32",
                           subgroup="none",
@@ -261,7 +284,7 @@ def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
     if values["ft"] not in FLOAT_FORMATS:
         raise ValueError(f"dtype={plan.dtype!r}: the mlir kernels have no {values['ft']} layout yet")
     common = {**values, **FLOAT_FORMATS[values["ft"]], "target": "#target", "pipeline": pipeline}
-    core = (kernels_dir() / "legendre_core.mlir").read_text()
+    core = split_sections((kernels_dir() / "legendre_core.mlir").read_text(), "part")
     fft_parts = split_sections((kernels_dir() / "fft_core.mlir").read_text(), "part")
     fft_calls = fft_pass_calls(values["ft"])
     out = {}
@@ -312,8 +335,10 @@ def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
                      value_block=min(values_, ANALYS_WG), one_piece="true" if count == 1 else "false",
                      contribute=_contribute(v["kp"], nf, values["ft"], rows * cols, lanes,
                                             value_stride))
-        if "kp" in v:
-            v["legendre_core"] = string.Template(core).substitute(v)
+        if stage == "leg_synth" and plan.recurrence == "ishioka":
+            v = _ishioka_synth_values(plan, v, core)
+        elif "kp" in v:
+            v["legendre_core"] = _core(core, CORE_PARTS[stage], v)
         if stage in FFT_DIRECTIONS:
             fv = {**v, **FFT_DIRECTIONS[stage], **fft_calls}
             v["fft_funcs"] = string.Template(fft_parts["funcs"]).substitute(fv)
@@ -322,9 +347,92 @@ def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
     return out
 
 
+def _core(parts: dict[str, str], names: tuple[str, ...], values: dict) -> str:
+    """The parts ``names`` of legendre_core.mlir, substituted with ``values``."""
+    return "\n".join(string.Template(parts[n]).substitute(values) for n in names)
+
+
+def _ishioka_synth_values(plan: Plan, v: dict, core: dict[str, str]) -> dict:
+    """The substitutions of leg_synth_ishioka.mlir: ``v`` (the plan's, ``ft`` its data type)
+    with the float64 state's slots and pieces. Two pairs per thread with one field, one with
+    more: at most four (pair, field) slots of float64, as SPIR-V vectors hold four."""
+    nf = plan.fields_per_thread
+    kp = _pairs_per_thread(plan.npairs, SYNTH_WG, max(1, ISHIOKA_SLOTS // 2 // nf))
+    ft = v["ft"]
+    out = {**v, "nf": nf, "kp": kp, "slots": kp * nf, "vote_group": VOTE_GROUP,
+           "vote_flags": 2 * SYNTH_WG // VOTE_GROUP,
+           "synth_gx": -(-plan.npairs // (SYNTH_WG * kp)), "synth_round": SYNTH_ROUND,
+           "expand_v": _expand(kp, kp * nf, "f64", True),
+           "expand_f": _expand(nf, kp * nf, "f64", False),
+           **_ishioka_conversions(ft)}
+    b = ISHIOKA_SCALING
+    # every seed the kernel runs is live: the careful loop is left out (its registers cut the
+    # lean loop's occupancy: H200, lmax 1023, 74 -> 58 registers, stage 115 -> 105 us)
+    live = FLOAT_FORMATS[ft]["scale_bits"] * _lowest_seed_counter(plan) + b["live_bits"] >= 0
+    out["seeds_live"] = "true" if live else "false"
+    state = {**out, "ft": "f64", "it": "i64", "threshold": repr(2.0 ** b["threshold_bits"]),
+             "shrink": repr(2.0 ** -b["scale_bits"])}
+    out["legendre_core"] = "\n".join([_core(core, ("polar",), out),
+                                      _core(core, ("scaling",), state),
+                                      _core(core, ("synth_grid",), out)])
+    return out
+
+
+@functools.lru_cache(maxsize=16)
+def _lowest_seed_counter(plan: Plan) -> int:
+    """The lowest exponent counter k of the seed table over the (order, pair) the Legendre
+    kernels run (those that order m does not skip, ``polar``)."""
+    g, p = plan.make_grid(), plan.npairs
+    dt = np.dtype(plan.dtype).type
+    k = legendre.seed_table(plan.mmax, g.sint[:p], dt)[:, :, 1]
+    skip = legendre.polar_rows(plan.lmax, plan.mmax, g.cost[:p], g.sint[:p], dt)
+    run = np.arange(p)[None, :] >= skip[:, None]
+    return int(k[run].min()) if run.any() else 0
+
+
+def _ishioka_conversions(ft: str) -> dict[str, str]:
+    """Bodies of leg_synth_ishioka.mlir's ``@widen``, ``@narrow`` and ``@seed64`` for data
+    type ``ft``. A seed y 2^(E) of the seed table (E = S k, S of ``ft``) becomes
+    y 2^(E - S' k') 2^(S' k') with k' = floor((E + LIVE) / S') (``ISHIOKA_SCALING``): so
+    ``E - S' k'`` lies in [-LIVE, S' - LIVE), and the power of two is built from its bits."""
+    b = ISHIOKA_SCALING
+    if ft == "f64":
+        conv = {"widen": "          return %v : f64", "narrow": "          return %v : f64"}
+    else:
+        conv = {"widen": "          %w = arith.extf %v : f32 to f64\n          return %w : f64",
+                "narrow": "          %w = arith.truncf %v : f64 to f32\n          return %w : f32"}
+    conv["seed64"] = "\n".join([
+        f"          %y = func.call @widen(%ys) : ({ft}) -> f64",
+        f"          %k = arith.fptosi %kf : {ft} to i64",
+        f"          %sb = arith.constant {FLOAT_FORMATS[ft]['scale_bits']} : i64",
+        f"          %live = arith.constant {b['live_bits']} : i64",
+        f"          %s2 = arith.constant {b['scale_bits']} : i64",
+        "          %bias = arith.constant 1023 : i64",
+        "          %c52 = arith.constant 52 : i64",
+        "          %e = arith.muli %k, %sb : i64",
+        "          %el = arith.addi %e, %live : i64",
+        "          %k2 = arith.floordivsi %el, %s2 : i64",
+        "          %lev = arith.muli %k2, %s2 : i64",
+        "          %sh = arith.subi %e, %lev : i64",
+        "          %be = arith.addi %sh, %bias : i64",
+        "          %bits = arith.shli %be, %c52 : i64",
+        "          %p = arith.bitcast %bits : i64 to f64",
+        "          %y2 = arith.mulf %y, %p : f64",
+        "          return %y2, %k2 : f64, i64"])
+    return conv
+
+
+def stage_template(plan: Plan, stage: str) -> Path:
+    """The template file of one stage: ``leg_synth_ishioka.mlir`` for the synthesis of the
+    ``"ishioka"`` recurrence, else ``<stage>.mlir``."""
+    if stage == "leg_synth" and plan.recurrence == "ishioka":
+        return kernels_dir() / "leg_synth_ishioka.mlir"
+    return kernels_dir() / f"{stage}.mlir"
+
+
 def render_stage(plan: Plan, stage: str, values: dict) -> str:
     """The ``hal.executable`` text of one stage."""
-    text = (kernels_dir() / f"{stage}.mlir").read_text()
+    text = stage_template(plan, stage).read_text()
     return string.Template(text).substitute(stage_values(plan, values)[stage])
 
 
@@ -338,7 +446,7 @@ def parts(plan: Plan, values: dict) -> dict[str, str]:
 
     device, target, _ = executable_target(plan)
     executables = "\n".join(render_stage(plan, s, values) for s in STAGES
-                            if (kernels_dir() / f"{s}.mlir").exists())
+                            if stage_template(plan, s).exists())
     return {
         "aliases": f"#target = {target}",
         "module_attrs": f'attributes {{hal.device.targets = [#hal.device.target<"{device}", '

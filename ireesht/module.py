@@ -14,7 +14,7 @@ import numpy as np
 
 from ireesht import __version__, artifacts, host
 from ireesht import runtime as rtmod
-from ireesht.plan import (ANALYS_TABLES, CPU_BASELINES, SYNTH_TABLES, TARGETS, Plan,
+from ireesht.plan import (ANALYS_TABLES, CPU_BASELINES, ISHIOKA_TARGETS, TARGETS, Plan,
                           analys_fields_per_thread, analys_lane_group)
 from ireesht.validate import check_choice, check_finite
 
@@ -57,7 +57,7 @@ class Module:
         t0 = time.perf_counter()
         tables = plan.tables()
         self._tables = {k: self._session.upload(v) for k, v in tables.items()}
-        self._synth_args = [self._tables[k] for k in SYNTH_TABLES]
+        self._synth_args = [self._tables[k] for k in plan.synth_tables]
         self._analys_args = [self._tables[k] for k in ANALYS_TABLES]
         # device buffers kept for the last batch size: key (kind, function) -> (batch, array)
         self._kept: dict[tuple[str, str], tuple[int, object]] = {}
@@ -191,13 +191,14 @@ def _variants(plan: Plan) -> dict:
 
         return {"fields_per_work_item": LEG_FIELDS, "cpu_baseline": baseline(plan)}
     nf = analys_fields_per_thread(plan)
-    if plan.kernels == "mlir":
+    out = {"fields_per_thread": plan.fields_per_thread, "analysis_fields_per_thread": nf}
+    if plan.kernels == "mlir":  # the family with a choice of recurrence
         lanes = analys_lane_group(plan, nf) > 1
-        reduction = "lane sums, workgroup rows" if lanes else "workgroup rows"
+        out["recurrence"] = plan.recurrence
+        out["analysis_reduction"] = "lane sums, workgroup rows" if lanes else "workgroup rows"
     else:
-        reduction = "subgroup" if plan.subgroups else "workgroup tree"
-    return {"fields_per_thread": plan.fields_per_thread, "analysis_fields_per_thread": nf,
-            "analysis_reduction": reduction}
+        out["analysis_reduction"] = "subgroup" if plan.subgroups else "workgroup tree"
+    return out
 
 
 def _check_sync(sync: bool, x, out) -> None:
@@ -230,6 +231,7 @@ def compile(
     *,
     kernels: str = "auto",
     fields_per_thread: int = 1,
+    recurrence: str = "auto",
     use_cache: bool = True,
 ) -> Module:
     """Build (or fetch from the disk cache) the module of one transform plan.
@@ -251,6 +253,13 @@ def compile(
     fields_per_thread : fields sharing one Legendre recurrence on GPUs (1, 2 or 4): use 4
         for batches of many fields (the CPU kernels always share it among 4; the float64
         analysis on CUDA among 2 at most, ``info["analysis_fields_per_thread"]``)
+    recurrence : the Legendre synthesis's recurrence: "auto" ("ishioka" on CUDA with
+        ``fields_per_thread=1``, else "standard"), "standard" (in the plan's dtype) or
+        "ishioka" (float64 whatever the dtype: in float32 ten times more accurate, and faster
+        for single fields where float64 runs at half the float32 rate, as on NVIDIA's
+        datacenter GPUs; on GPUs with slow float64, such as GeForce cards, choose "standard";
+        mlir kernels on CUDA, or Vulkan devices with shaderFloat64); the analysis runs the
+        standard one. ``info["variants"]["recurrence"]`` says which runs
     use_cache : reuse a module compiled earlier for the same plan
 
     Returns
@@ -260,7 +269,8 @@ def compile(
     """
     if target == "auto":
         target = rtmod.auto_target()
-    plan = Plan.create(lmax, mmax, nlat, nphi, grid, target, dtype, kernels, fields_per_thread)
+    plan = Plan.create(lmax, mmax, nlat, nphi, grid, target, dtype, kernels, fields_per_thread,
+                       recurrence=recurrence)
     try:
         return _build(plan, use_cache)
     except rtmod.ExecutableLoadError:
@@ -274,6 +284,10 @@ def compile(
             raise ValueError(f"dtype='float64': the {target} device cannot run float64 "
                              f"kernels (no shaderFloat64?); expected dtype='float32' here, "
                              f"or target='cpu'") from None
+        if plan.recurrence == "ishioka":
+            raise ValueError(f"recurrence='ishioka': the {target} device cannot run float64 "
+                             f"kernels (no shaderFloat64?); expected recurrence='standard' "
+                             f"here") from None
         raise
 
 
@@ -349,6 +363,7 @@ def build(
     dtype: str = "float32",
     *,
     fields_per_thread: int = 1,
+    recurrence: str = "auto",
     cpu_baselines: tuple[str, ...] = ("x86-64-v3", "aarch64"),
     progress=None,
 ) -> Path:
@@ -356,8 +371,9 @@ def build(
 
     A target is ``"cuda"`` (its default kernel family) or ``"vulkan:mlir"`` (a given
     family); the CPU gets one module per portable baseline in ``cpu_baselines`` (never the host's own features, so the artifacts run on
-    any CPU of that baseline). ``progress(message)`` is called before each compilation.
-    Returns the directory; load it with ``ireesht.load``.
+    any CPU of that baseline). ``recurrence`` (see ``compile``) applies to the targets that
+    run it, "auto" to each target's default. ``progress(message)`` is called before each
+    compilation. Returns the directory; load it with ``ireesht.load``.
     """
     from ireesht import pipeline
 
@@ -368,8 +384,10 @@ def build(
         t, _, kernels = spec.partition(":")
         check_choice("targets", t, TARGETS)
         for cpu in (cpu_baselines if t == "cpu" else ("host",)):
+            # "auto" resolves per target; a recurrence named is for the targets that run it
+            rec = recurrence if recurrence == "auto" or t in ISHIOKA_TARGETS else "auto"
             plan = Plan.create(lmax, mmax, nlat, nphi, grid, t, dtype, kernels or "auto",
-                               fields_per_thread)
+                               fields_per_thread, recurrence=rec)
             jobs.append(dataclasses.replace(plan, cpu=cpu))
     modules = []
     for i, plan in enumerate(jobs):

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 
-from ireesht import fourier
+from ireesht import fourier, ishioka
 from ireesht.plan import STAGES, Plan, analys_fields_per_thread
 from ireesht.resources import data_dir
 from types import ModuleType
@@ -33,9 +33,39 @@ def family(plan: Plan) -> ModuleType:
     return importlib.import_module(f"ireesht.kernels_{plan.kernels}")
 
 
-def template_values(plan: Plan) -> dict:
-    """The sizes every template may use (``${lmax}``, ``${npairs}``, ...)."""
+def table_types(plan: Plan) -> dict[str, str]:
+    """The MLIR tensor type of each table of ``plan.tables()`` (kernels/CONTRACT.md)."""
+    ft = {"float32": "f32", "float64": "f64"}[plan.dtype]
+    p, nlm = plan.npairs, plan.nlm
+    return {"xtab": f"tensor<{p}x4x{ft}>", "seedtab": f"tensor<{plan.mc * p}x2x{ft}>",
+            "polar": f"tensor<{plan.mc}x{ft}>", "coef": f"tensor<{nlm}x4x{ft}>",
+            "stab": f"tensor<{nlm}x{ft}>", "wtab": f"tensor<{p}x{ft}>",
+            "twiddle": f"tensor<{fourier.twiddle_rows(plan.nphi)}x2x{ft}>",
+            "chain": f"tensor<{ishioka.offset(plan.lmax, plan.mmax + 1)}x{ishioka.COLUMNS}xf64>"}
+
+
+def _synth_tables(plan: Plan) -> dict[str, str]:
+    """The synthesis's table parameters, arguments and types in pipeline.mlir and ops.mlir
+    (``plan.synth_tables``; the Legendre dispatch takes all but the twiddles)."""
+    types = table_types(plan)
+    names = plan.synth_tables
+    leg = [n for n in names if n != "twiddle"]
     return dict(
+        synth_table_params=", ".join(f"%{n}: {types[n]}" for n in names),
+        synth_table_args=", ".join(f"%{n}" for n in names),
+        synth_table_types=", ".join(types[n] for n in names),
+        leg_synth_table_args=", ".join(f"%{n}" for n in leg),
+        leg_synth_table_types=", ".join(types[n] for n in leg),
+        leg_synth_bindings="\n".join(f"  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // {n}"
+                                      for n in leg),
+    )
+
+
+def template_values(plan: Plan) -> dict:
+    """The sizes every template may use (``${lmax}``, ``${npairs}``, ...), and the
+    synthesis's tables (``_synth_tables``)."""
+    return dict(
+        **_synth_tables(plan),
         ft={"float32": "f32", "float64": "f64"}[plan.dtype],
         lmax=plan.lmax,
         mmax=plan.mmax,

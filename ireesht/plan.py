@@ -12,7 +12,7 @@ import dataclasses
 import numpy as np
 
 from ireesht import grid as gridmod
-from ireesht import fourier, layout, legendre
+from ireesht import fourier, ishioka, layout, legendre
 from ireesht.validate import check_choice, check_int
 
 DTYPES = ("float32", "float64")
@@ -37,6 +37,19 @@ STAGES = ("leg_synth", "fft_synth", "fft_analys", "leg_analys")
 # (q or f) follows them.
 SYNTH_TABLES = ("xtab", "seedtab", "polar", "coef", "stab", "twiddle")
 ANALYS_TABLES = ("xtab", "seedtab", "polar", "coef", "stab", "wtab", "twiddle")
+# The synthesis of the "ishioka" recurrence reads the chain table instead of coef and stab.
+ISHIOKA_SYNTH_TABLES = ("xtab", "seedtab", "polar", "chain", "twiddle")
+# Legendre recurrences: "standard" (the plan's dtype, ireesht/legendre.py) and "ishioka"
+# (float64 whatever the dtype, ireesht/ishioka.py; MLIR kernels, devices with float64),
+# for now of the synthesis only. "auto" takes "ishioka" on CUDA with one field per thread:
+# datacenter GPUs run float64 at half the float32 rate (H200, one field, Legendre synthesis
+# stage: lmax 1023 142 -> 119 us, 2047 920 -> 793 us, float32 error 1.1e-6 -> 1.2e-7;
+# float64 plans 202 -> 125 us at 1023, BENCHMARKS.md thirteenth run). Fields sharing a
+# recurrence make float64 sums the larger cost (16 fields, four per thread, lmax 1023:
+# 1030 -> 1937 us), and consumer GPUs run float64 at 1/32 to 1/64 of the float32 rate
+# (Metal has none): "standard" there.
+RECURRENCES = ("standard", "ishioka")
+ISHIOKA_TARGETS = ("cuda", "vulkan")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -55,6 +68,8 @@ class Plan:
         larger is faster for batches, slower for single fields
     subgroups : whether the analysis kernel sums with subgroup operations (WGSL family; the
         MLIR family sums in workgroup memory, with or without)
+    recurrence : the Legendre synthesis's recurrence, one of ``RECURRENCES`` ("ishioka":
+        float64, MLIR kernels on CUDA or Vulkan devices with shaderFloat64)
     cpu : for target "cpu", the instruction set the module is built for: "host" (this
         machine's, for modules compiled where they run) or a portable baseline of
         ``CPU_BASELINES`` (saved artifacts)
@@ -71,6 +86,7 @@ class Plan:
     fields_per_thread: int = 1
     subgroups: bool = True
     cpu: str = "host"
+    recurrence: str = "standard"
 
     @classmethod
     def create(
@@ -85,6 +101,7 @@ class Plan:
         kernels: str = "auto",
         fields_per_thread: int = 1,
         subgroups: bool = True,
+        recurrence: str = "auto",
     ) -> "Plan":
         """Validate the user's choices and fill in default sizes."""
         check_int("lmax", lmax, minimum=0)
@@ -107,6 +124,15 @@ class Plan:
             raise ValueError(
                 f"fields_per_thread={fields_per_thread!r}: expected one of {FIELDS_PER_THREAD}"
             )
+        if recurrence == "auto":
+            fast = target == "cuda" and kernels == "mlir" and fields_per_thread == 1
+            recurrence = "ishioka" if fast else "standard"
+        check_choice("recurrence", recurrence, RECURRENCES)
+        if recurrence == "ishioka" and (kernels != "mlir" or target not in ISHIOKA_TARGETS):
+            raise ValueError(
+                f"recurrence='ishioka' runs in float64 in the mlir kernels on "
+                f"{' or '.join(ISHIOKA_TARGETS)}; expected recurrence='standard' with "
+                f"target={target!r}, kernels={kernels!r}")
         dnlat, dnphi = gridmod.default_sizes(lmax, mmax, grid)
         nlat = dnlat if nlat is None else nlat
         nphi = dnphi if nphi is None else nphi
@@ -118,7 +144,7 @@ class Plan:
                 f"nlat={nlat}: Gauss analysis of lmax={lmax} needs nlat >= lmax+1 = {lmax + 1}"
             )
         return cls(int(lmax), int(mmax), grid, int(nlat), int(nphi), dtype, target, kernels,
-                   int(fields_per_thread), bool(subgroups))
+                   int(fields_per_thread), bool(subgroups), recurrence=recurrence)
 
     # sizes -----------------------------------------------------------------
     @property
@@ -138,6 +164,11 @@ class Plan:
         """Whether analysis is exact (to rounding) for fields band-limited to lmax."""
         return self.make_grid().exact_lmax >= self.lmax
 
+    @property
+    def synth_tables(self) -> tuple[str, ...]:
+        """The table arguments of the exported synthesis functions, in order."""
+        return ISHIOKA_SYNTH_TABLES if self.recurrence == "ishioka" else SYNTH_TABLES
+
     def make_grid(self) -> gridmod.Grid:
         return gridmod.make_grid(self.grid, self.nlat, self.nphi)
 
@@ -156,7 +187,9 @@ class Plan:
         skip, ``legendre.polar_rows``), ``coef (nlm, 4)`` (A, B, C, E),
         ``stab (nlm,)``, ``wtab (npairs,)``, ``twiddle (fourier.twiddle_rows(nphi), 2)``; all
         computed in float64 and rounded once (values that need more than float32 come as hi +
-        lo pairs; in float64 the lo parts are 0).
+        lo pairs; in float64 the lo parts are 0); with the "ishioka" recurrence also ``chain
+        (ishioka.offset(lmax, mmax + 1), 5)`` in float64 whatever the dtype
+        (``ishioka.chain_table``).
         """
         dt = np.dtype(self.dtype).type
         g = self.make_grid()
@@ -170,7 +203,7 @@ class Plan:
         coef, stab = legendre.recurrence_tables(self.lmax, self.mmax)
         # the 2 pi / nphi of the longitude quadrature is folded into the weights
         wtab = (g.weights[:p] * (2 * np.pi / self.nphi)).astype(dt)
-        return {
+        out = {
             "xtab": xtab,
             "seedtab": legendre.seed_table(self.mmax, g.sint[:p], dt).reshape(self.mc * p, 2),
             "polar": polar,
@@ -179,6 +212,9 @@ class Plan:
             "wtab": wtab,
             "twiddle": fourier.twiddle(self.nphi, dt),
         }
+        if self.recurrence == "ishioka":
+            out["chain"] = ishioka.chain_table(self.lmax, self.mmax)
+        return out
 
 
 def analys_fields_per_thread(plan: Plan) -> int:

@@ -8,9 +8,8 @@
 
 // stage: op_leg_synth
     %F = ${dispatch_leg_synth}(%lmax, %mmax, %nlat, %npairs, %nlm, %nb,
-                                         %xtab, %seedtab, %polar, %coef, %stab, %q, %F_ws)
-        : (i32, i32, i32, i32, i32, i32, tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>,
-           tensor<${mc}x${ft}>, tensor<${nlm}x4x${ft}>, tensor<${nlm}x${ft}>,
+                                         ${leg_synth_table_args}, %q, %F_ws)
+        : (i32, i32, i32, i32, i32, i32, ${leg_synth_table_types},
            tensor<?x${nlm}x2x${ft}>{%b}, tensor<?x${nlat}x${mc}x2x${ft}>{%b})
           -> %F_ws{%b}
 ${clauses_leg_synth}

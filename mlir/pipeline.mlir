@@ -13,11 +13,7 @@ ${aliases}
   #hal.pipeline.binding<storage_buffer>             // f or F (result)
 ]>
 #leg_synth_layout = #hal.pipeline.layout<constants = 6, bindings = [
-  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // xtab
-  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // seedtab
-  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // polar
-  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // coef
-  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // stab
+${leg_synth_bindings}
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // q
   #hal.pipeline.binding<storage_buffer>             // F (result)
 ]>
@@ -36,9 +32,7 @@ module @sht ${module_attrs} {
 ${executables}
   // F_ws: the intermediate F, written in place by the dispatch that makes it (its result is
   // tied to F_ws, mlir/ops.mlir), so that a call that passes it allocates and copies nothing.
-  func.func private @synth_impl(%xtab: tensor<${npairs}x4x${ft}>, %seedtab: tensor<${nseed}x2x${ft}>,
-      %polar: tensor<${mc}x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
-      %twiddle: tensor<${ntw}x2x${ft}>, %q: tensor<?x${nlm}x2x${ft}>,
+  func.func private @synth_impl(${synth_table_params}, %q: tensor<?x${nlm}x2x${ft}>,
       %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}> {
     %c0 = arith.constant 0 : index
     %b = tensor.dim %F_ws, %c0 : tensor<?x${nlat}x${mc}x2x${ft}>
@@ -80,26 +74,20 @@ ${op_leg_analys}
   // IREE allocates nothing per call, and take IREE's coarse-fences ABI: two more
   // arguments, a fence to wait on before starting and one signalled when done. They are
   // util.func: IREE 3.13 drops iree.abi.model from a func.func when it imports it.
-  func.func @synth(%xtab: tensor<${npairs}x4x${ft}>, %seedtab: tensor<${nseed}x2x${ft}>,
-      %polar: tensor<${mc}x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
-      %twiddle: tensor<${ntw}x2x${ft}>, %q: tensor<?x${nlm}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}> {
+  func.func @synth(${synth_table_params}, %q: tensor<?x${nlm}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}> {
     %c0 = arith.constant 0 : index
     %b = tensor.dim %q, %c0 : tensor<?x${nlm}x2x${ft}>
     %F_ws = tensor.empty(%b) : tensor<?x${nlat}x${mc}x2x${ft}>
-    %f = call @synth_impl(%xtab, %seedtab, %polar, %coef, %stab, %twiddle, %q, %F_ws)
-        : (tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>, tensor<${mc}x${ft}>, tensor<${nlm}x4x${ft}>,
-           tensor<${nlm}x${ft}>, tensor<${ntw}x2x${ft}>, tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}>
+    %f = call @synth_impl(${synth_table_args}, %q, %F_ws)
+        : (${synth_table_types}, tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}>
     return %f : tensor<?x${nlat}x${nphi}x${ft}>
   }
 
-  util.func public @synth_async(%xtab: tensor<${npairs}x4x${ft}>, %seedtab: tensor<${nseed}x2x${ft}>,
-      %polar: tensor<${mc}x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
-      %twiddle: tensor<${ntw}x2x${ft}>, %q: tensor<?x${nlm}x2x${ft}>,
+  util.func public @synth_async(${synth_table_params}, %q: tensor<?x${nlm}x2x${ft}>,
       %f_out: tensor<?x${nlat}x${nphi}x${ft}> {iree.abi.output = 0 : index}, %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}>
       attributes {iree.abi.model = "coarse-fences"} {
-    %f = func.call @synth_impl(%xtab, %seedtab, %polar, %coef, %stab, %twiddle, %q, %F_ws)
-        : (tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>, tensor<${mc}x${ft}>, tensor<${nlm}x4x${ft}>,
-           tensor<${nlm}x${ft}>, tensor<${ntw}x2x${ft}>, tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}>
+    %f = func.call @synth_impl(${synth_table_args}, %q, %F_ws)
+        : (${synth_table_types}, tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}>
     util.return %f : tensor<?x${nlat}x${nphi}x${ft}>
   }
 

@@ -70,20 +70,25 @@ def test_bench_prints_a_table(vulkan, capsys):
 def test_check_compares_every_path_and_passes_here(vulkan, capsys):
     rows = ireesht.check(lmax=31, batch=2)
     assert [(r["target"], r["family"], r["variant"]) for r in rows] == [
-        ("vulkan", "mlir", "workgroup rows"), ("vulkan", "wgsl", "subgroup"),
+        ("vulkan", "mlir", "standard / workgroup rows"),
+        ("vulkan", "mlir", "ishioka / workgroup rows"), ("vulkan", "wgsl", "subgroup"),
         ("vulkan", "wgsl", "workgroup tree"), ("cpu", "c", "-")]
     assert all(r["ok"] and r["synth_rel_l2"] < 2e-6 for r in rows)
-    assert "| vulkan | wgsl |" in capsys.readouterr().out
+    # the float64 recurrence leaves the float32 synthesis the FFT's rounding alone
+    assert rows[1]["synth_rel_l2"] < 3e-7
+    assert "| vulkan | mlir | ishioka / workgroup rows |" in capsys.readouterr().out
 
 
 def test_check_runs_the_cuda_analysis_lane_sums(monkeypatch):
     # with a CUDA device, the check adds the MLIR path whose analysis sums over lanes
-    # (fields_per_thread >= 2): a kernel variant of its own
+    # (fields_per_thread >= 2) and the recurrence that is not CUDA's default: kernel
+    # variants of their own
     from ireesht import comparison, runtime
 
     monkeypatch.setattr(runtime, "available_drivers", lambda: ["cuda"])
     assert comparison._paths("float32") == [("cuda", "mlir", {}),
-                                            ("cuda", "mlir", {"fields_per_thread": 4})]
+                                            ("cuda", "mlir", {"fields_per_thread": 4}),
+                                            ("cuda", "mlir", {"recurrence": "standard"})]
 
 
 def test_check_float64_paths(vulkan, capsys):

@@ -4,6 +4,7 @@ against the float64 reference, and compiled for CUDA and Metal (no such device h
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import ireesht
@@ -132,6 +133,48 @@ def test_enqueued_calls_run_in_order(vulkan, rng):
     check_enqueued_calls(build(15), rng)
 
 
+# The "ishioka" recurrence runs the synthesis in float64 whatever the dtype (lavapipe has
+# shaderFloat64): its float32 error is that of the Fourier stage and of rounding q and F
+# (1.1e-7 at lmax 127-2047 on lavapipe and an H200, against 3.5e-7-1.6e-6 for the float32
+# recurrence); the analysis is the standard one.
+ISHIOKA_TOL = 3e-7
+
+
+@pytest.mark.parametrize("lmax, mmax, nlat, nphi, grid", [(127, None, None, None, "gauss"),
+                                                          *PLAN_SHAPES])
+def test_ishioka_recurrence_matches_reference(vulkan, rng, lmax, mmax, nlat, nphi, grid):
+    mod = build(lmax, mmax, nlat, nphi, grid, recurrence="ishioka")
+    assert mod.info["variants"]["recurrence"] == "ishioka"
+    check_plan(mod, rng)
+    q = random_coefficients(rng, lmax, mod.plan.mmax, (2,))
+    f_ref = reference.synth(q, lmax, mod.plan.mmax, mod.plan.make_grid())
+    assert rel_l2(mod.synth(q), f_ref) <= ISHIOKA_TOL
+
+
+def test_ishioka_recurrence_rescales_seeds_below_the_live_range(vulkan, rng, monkeypatch):
+    # With the kernel's float64 scaling every seed that lmax 255 runs starts live (its true
+    # value); on a scale of 64 bits, live down to 2^-48 and rescaled past 2^32, the seeds of
+    # lmax 255 (exponent counters k = 0 .. -3 of 64 bits in the float32 table) start on four
+    # levels: the careful loops count level -1, drop the levels below, and rescale
+    monkeypatch.setattr(kernels_mlir, "ISHIOKA_SCALING",
+                        {"live_bits": 48, "scale_bits": 64, "threshold_bits": 32})
+    mod = build(255, recurrence="ishioka")
+    t, p = mod.plan.tables(), mod.plan
+    k = t["seedtab"][:, 1].reshape(p.mc, p.npairs)
+    run = [k[m, int(t["polar"][m]):] for m in range(p.mc)]
+    assert set(np.concatenate(run).astype(int)) == {0, -1, -2, -3}
+    q = random_coefficients(rng, 255, 255, (2,))
+    assert rel_l2(mod.synth(q), reference.synth(q, 255, 255, p.make_grid())) <= ISHIOKA_TOL
+
+
+@pytest.mark.parametrize("kw", [dict(fields_per_thread=2), dict(fields_per_thread=4),
+                                dict(dtype="float64"),
+                                dict(dtype="float64", nlat=49, nphi=50, grid="equiangular")])
+def test_ishioka_recurrence_variants(vulkan, rng, kw):
+    mod = build(24 if "grid" in kw else 47, recurrence="ishioka", **kw)
+    check_plan(mod, rng, batch=(5,))  # 5 fields: one partial group
+
+
 # plan shapes compiled for the targets without a device here (every kernel variant; the
 # sizes reach the kernels as push constants, only the grids are compiled in)
 COMPILE_ONLY = [
@@ -145,6 +188,9 @@ CUDA_ONLY = [  # Metal GPUs have no float64
     dict(lmax=63, dtype="float64"),
     dict(lmax=31, dtype="float64", fields_per_thread=4),
     dict(lmax=1023, fields_per_thread=4),  # two pairs x four fields per synthesis thread
+    dict(lmax=1023),  # the float64 recurrence, CUDA's default for one field per thread
+    dict(lmax=40, mmax=17, nlat=45, nphi=80, recurrence="standard"),
+    dict(lmax=31, fields_per_thread=2, recurrence="ishioka"),
 ]
 
 
@@ -169,6 +215,11 @@ def test_cuda_module_compiles(kw):
     assert lanes == (2 * min(plan.fields_per_thread, 2 if plan.dtype == "float64" else 4)
                      if plan.fields_per_thread > 1 else 1)
     assert (b"shfl.sync.bfly" in vmfb) == (lanes > 1)
+    # float64 arithmetic: float64 plans, and the synthesis of the "ishioka" recurrence (CUDA's
+    # default with one field per thread)
+    default = "ishioka" if plan.fields_per_thread == 1 else "standard"
+    assert plan.recurrence == kw.get("recurrence", default)
+    assert (b"fma.rn.f64" in vmfb) == (plan.dtype == "float64" or plan.recurrence == "ishioka")
 
 
 @pytest.mark.parametrize("kw", COMPILE_ONLY, ids=lambda kw: "-".join(f"{k}{v}" for k, v in kw.items()))

@@ -198,7 +198,7 @@ def bench_module(path: Path, entry: dict, rng, n: int) -> dict:
     import ireesht
     from ireesht import reference
     from ireesht.cli import rel_l2
-    from ireesht.plan import ANALYS_TABLES, SYNTH_TABLES
+    from ireesht.plan import ANALYS_TABLES
 
     mod = ireesht.load(path, entry["target"], kernels=entry["kernels"])
     p, s = mod.plan, mod._session
@@ -220,7 +220,7 @@ def bench_module(path: Path, entry: dict, rng, n: int) -> dict:
     t = p.tables()
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            gs = gpu_stage_ms(mod, "synth", [t[k] for k in SYNTH_TABLES] + [q_host], Path(tmp))
+            gs = gpu_stage_ms(mod, "synth", [t[k] for k in p.synth_tables] + [q_host], Path(tmp))
             ga = gpu_stage_ms(mod, "analys", [t[k] for k in ANALYS_TABLES] + [f], Path(tmp))
         row.update(gpu_synth_leg=gs[0], gpu_synth_fft=gs[1], gpu_analys_fft=ga[0],
                    gpu_analys_leg=ga[1])
@@ -276,14 +276,13 @@ def host_profile(path: Path) -> None:
     of one saved plan's synth (iree-profile statistics, text)."""
     import ireesht
     from ireesht.cli import random_coefficients
-    from ireesht.plan import SYNTH_TABLES
 
     mod = ireesht.load(path)
     p = mod.plan
     t = p.tables()
     q = random_coefficients(np.random.default_rng(), p.lmax, p.mmax, (1,)).astype(np.complex64)
     with tempfile.TemporaryDirectory() as tmp:
-        bundle = profile_calls(mod, "synth", [t[k] for k in SYNTH_TABLES] +
+        bundle = profile_calls(mod, "synth", [t[k] for k in p.synth_tables] +
                                [q.view(np.float32).reshape(1, p.nlm, 2)], Path(tmp),
                                "queue-events,device-queue-events,dispatch-events")
         for cmd in ("statistics", "queue"):

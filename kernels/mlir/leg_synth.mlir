@@ -107,32 +107,6 @@ ${expand_f}
           return %r#0, %r#1, %r#2, %r#4, %r#5, %r#6, %r#7 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>, vector<${slots}x${ft}>
         }
 
-        // F = 0 in the rows of pairs 0 .. %n - 1 (north and south), strided over the 64
-        // threads.
-        func.func private @zero_rows(%F: memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
-            %n: index, %lid: index, %nlat: index, %nfields: index, %b0: index, %m: index) {
-          %c0 = arith.constant 0 : index
-          %c1 = arith.constant 1 : index
-          %c64 = arith.constant 64 : index
-          %cnf = arith.constant ${nf} : index
-          %zero = arith.constant 0.0 : ${ft}
-          %last = arith.subi %nlat, %c1 : index
-          scf.for %r = %lid to %n step %c64 {
-            %rs = arith.subi %last, %r : index
-            scf.for %f = %c0 to %cnf step %c1 {
-              %b = arith.addi %b0, %f : index
-              %in = arith.cmpi ult, %b, %nfields : index
-              scf.if %in {
-                memref.store %zero, %F[%b, %r, %m, %c0] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
-                memref.store %zero, %F[%b, %r, %m, %c1] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
-                memref.store %zero, %F[%b, %rs, %m, %c0] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
-                memref.store %zero, %F[%b, %rs, %m, %c1] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
-              }
-            }
-          }
-          return
-        }
-
         // F of the fields of the thread's pairs from the even and odd parts: pair row
         // i_n = p0 + i (north) and its mirror NL-1-i_n (south).
         func.func private @store(
@@ -175,37 +149,6 @@ ${expand_f}
             }
           }
           return
-        }
-
-        // The (pair block, order) of workgroup (%hx, %hy). The grid lists the orders heaviest
-        // first (order m runs lmax + 1 - m degrees), but every other full round of
-        // ${synth_round} workgroups is reversed (a snake), so that the SMs' first workgroups
-        // mix heavy and light orders: the long recurrences of the small orders bound the
-        // kernel at lmax 511-1023 with one field (H200, rounds of 264 = twice its SMs: 4-9%
-        // faster there, BENCHMARKS.md ninth run).
-        func.func private @workgroup_of(%hx: index, %hy: index, %mc: index) -> (index, index) {
-          %c1 = arith.constant 1 : index
-          %gx = arith.constant ${synth_gx} : index
-          %rnd = arith.constant ${synth_round} : index
-          %rnd1 = arith.subi %rnd, %c1 : index
-          %w0 = arith.muli %hy, %gx : index
-          %w = arith.addi %w0, %hx : index
-          %n = arith.muli %gx, %mc : index
-          %r = arith.divui %w, %rnd : index
-          %pos = arith.remui %w, %rnd : index
-          %r1 = arith.addi %r, %c1 : index
-          %end = arith.muli %r1, %rnd : index
-          %full = arith.cmpi ule, %end, %n : index
-          %par = arith.andi %r, %c1 : index
-          %odd = arith.cmpi eq, %par, %c1 : index
-          %rev = arith.andi %full, %odd : i1
-          %back = arith.subi %rnd1, %pos : index
-          %pos2 = arith.select %rev, %back, %pos : index
-          %start = arith.subi %w, %pos : index
-          %w2 = arith.addi %start, %pos2 : index
-          %wx = arith.remui %w2, %gx : index
-          %m = arith.divui %w2, %gx : index
-          return %wx, %m : index, index
         }
 
         func.func @main() attributes {translation_info = #iree_codegen.translation_info<pipeline = ${pipeline} workgroup_size = [64, 1, 1]>} {

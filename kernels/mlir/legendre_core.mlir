@@ -1,9 +1,148 @@
-        // Legendre recurrence shared by leg_synth.mlir and leg_analys.mlir (pasted into
-        // both as the placeholder legendre_core by ireesht/kernels_mlir.py; the WGSL twin is
-        // kernels/wgsl/legendre_core.wgsli). Tables and the scheme: ireesht/legendre.py.
-        // A thread runs ${kp} latitude pairs: the recurrence state is vector<${kp}x${ft}>.
-        // IREE inlines these functions into @main.
+        // Pieces of the Legendre stages shared by leg_synth.mlir, leg_analys.mlir and
+        // leg_synth_ishioka.mlir, cut at the `// part:` lines by ireesht/kernels_mlir.py and
+        // pasted into each as the placeholder legendre_core (the WGSL twin is
+        // kernels/wgsl/legendre_core.wgsli). Tables and the schemes: ireesht/legendre.py,
+        // ireesht/ishioka.py. A thread runs ${kp} latitude pairs: the recurrence state is
+        // vector<${kp}x${ft}> (parts scaling and recurrence; the others take ${ft} for the
+        // plan's data type). IREE inlines these functions into @main.
+// part: polar
+        // The number of latitude pairs next to the pole that order %m skips (polar[m]:
+        // their P_lm stay far below the counting threshold for every l, ireesht/legendre.py
+        // polar_rows).
+        func.func private @polar_rows(%polar: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %m: index) -> index {
+          %v = memref.load %polar[%m] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+          %i = arith.fptoui %v : ${ft} to i32
+          %n = arith.index_castui %i : i32 to index
+          return %n : index
+        }
+// part: scaling
+        // Whether every pair of the thread has reached its true values (k = 0; k never goes
+        // above 0): from then on the lean steps below run, without rescaling checks.
+        func.func private @live(%k: vector<${kp}x${it}>) -> i1 {
+          %i0 = arith.constant 0 : ${it}
+          %kmin = vector.reduction <minsi>, %k : vector<${kp}x${it}> into ${it}
+          %live = arith.cmpi eq, %kmin, %i0 : ${it}
+          return %live : i1
+        }
 
+        // A vote per group of ${vote_group} threads (a warp on NVIDIA) on "every pair of every thread
+        // of the group is live", so that a warp takes one loop instead of running the lean
+        // and the careful loop one after the other, while warps whose pairs are all live
+        // already run lean (a vote of the whole workgroup kept 62% of the steps at lmax 1023
+        // careful, one per warp 38%). Two flags per group, used by alternate spans (%n: the
+        // span's running count): during span n's staging, threads not live set their group's
+        // flag n % 2, the group's first thread clears the other one (read last in span n - 1,
+        // written next in span n + 1); after the staging barrier each thread reads its
+        // group's flag n % 2. A device whose subgroups are not groups of ${vote_group} threads gets the
+        // same sums.
+        func.func private @vote_slot(%n: index, %lid: index) -> (index, index) {
+          %c1 = arith.constant 1 : index
+          %c2 = arith.constant 2 : index
+          %cg = arith.constant ${vote_group} : index
+          %g = arith.divui %lid, %cg : index
+          %g2 = arith.muli %g, %c2 : index
+          %par = arith.remui %n, %c2 : index
+          %slot = arith.addi %g2, %par : index
+          %opar = arith.subi %c1, %par : index
+          %other = arith.addi %g2, %opar : index
+          return %slot, %other : index, index
+        }
+        func.func private @vote(%flags: memref<${vote_flags}xi32, #gpu.address_space<workgroup>>, %n: index,
+                                %lid: index, %live: i1) {
+          %c0 = arith.constant 0 : index
+          %cg = arith.constant ${vote_group} : index
+          %i0 = arith.constant 0 : i32
+          %i1 = arith.constant 1 : i32
+          %slot, %other = func.call @vote_slot(%n, %lid) : (index, index) -> (index, index)
+          %r = arith.remui %lid, %cg : index
+          %first = arith.cmpi eq, %r, %c0 : index
+          scf.if %first {
+            memref.store %i0, %flags[%other] : memref<${vote_flags}xi32, #gpu.address_space<workgroup>>
+          }
+          %true = arith.constant true
+          %notlive = arith.xori %live, %true : i1
+          scf.if %notlive {
+            memref.store %i1, %flags[%slot] : memref<${vote_flags}xi32, #gpu.address_space<workgroup>>
+          }
+          return
+        }
+        func.func private @all_live(%flags: memref<${vote_flags}xi32, #gpu.address_space<workgroup>>, %n: index,
+                                    %lid: index) -> i1 {
+          %i0 = arith.constant 0 : i32
+          %slot, %other = func.call @vote_slot(%n, %lid) : (index, index) -> (index, index)
+          %v = memref.load %flags[%slot] : memref<${vote_flags}xi32, #gpu.address_space<workgroup>>
+          %all = arith.cmpi eq, %v, %i0 : i32
+          return %all : i1
+        }
+        func.func private @vote_init(%flags: memref<${vote_flags}xi32, #gpu.address_space<workgroup>>, %lid: index) {
+          %i0 = arith.constant 0 : i32
+          %n = arith.constant ${vote_flags} : index
+          %first = arith.cmpi ult, %lid, %n : index
+          scf.if %first {
+            memref.store %i0, %flags[%lid] : memref<${vote_flags}xi32, #gpu.address_space<workgroup>>
+          }
+          return
+        }
+
+        // Where |y| has passed 2^T while k < 0, both state values scaled by 2^-S (exact) and
+        // k + 1. Checked every 8 degrees: a step grows |y| by at most sqrt(2 m + 3) < 2^7
+        // (lmax < 16384), so 8 steps stay far inside the 2^(max exponent - T) of headroom.
+        func.func private @rescale(%y: vector<${kp}x${ft}>, %z: vector<${kp}x${ft}>, %k: vector<${kp}x${it}>)
+            -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) {
+          %big = arith.constant dense<${threshold}> : vector<${kp}x${ft}>
+          %shrink = arith.constant dense<${shrink}> : vector<${kp}x${ft}>
+          %one = arith.constant dense<1.0> : vector<${kp}x${ft}>
+          %i0 = arith.constant dense<0> : vector<${kp}x${it}>
+          %i1 = arith.constant dense<1> : vector<${kp}x${it}>
+          %neg = arith.cmpi slt, %k, %i0 : vector<${kp}x${it}>
+          %ay = math.absf %y : vector<${kp}x${ft}>
+          %over = arith.cmpf ogt, %ay, %big : vector<${kp}x${ft}>
+          %rs = arith.andi %neg, %over : vector<${kp}xi1>
+          %f = arith.select %rs, %shrink, %one : vector<${kp}xi1>, vector<${kp}x${ft}>
+          %yo = arith.mulf %y, %f : vector<${kp}x${ft}>
+          %zo = arith.mulf %z, %f : vector<${kp}x${ft}>
+          %dk = arith.select %rs, %i1, %i0 : vector<${kp}xi1>, vector<${kp}x${it}>
+          %ko = arith.addi %k, %dk : vector<${kp}x${it}>
+          return %yo, %zo, %ko : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
+        }
+
+        // The factor 2^(S k) that turns y into the true value P_lm / S_lm: 1 at k = 0, 2^-S at
+        // k = -1 (values below 2^(T - S), added with their true size), 0 below (2^(T - 2 S)
+        // and less: nothing in ${ft}). k changes only in @rescale, so the factor is made
+        // there, and a careful degree costs one multiply more than a lean one.
+        func.func private @live_factor(%k: vector<${kp}x${it}>) -> vector<${kp}x${ft}> {
+          %i0 = arith.constant dense<0> : vector<${kp}x${it}>
+          %im1 = arith.constant dense<-1> : vector<${kp}x${it}>
+          %one = arith.constant dense<1.0> : vector<${kp}x${ft}>
+          %shrink = arith.constant dense<${shrink}> : vector<${kp}x${ft}>
+          %zero = arith.constant dense<0.0> : vector<${kp}x${ft}>
+          %live = arith.cmpi eq, %k, %i0 : vector<${kp}x${it}>
+          %near = arith.cmpi eq, %k, %im1 : vector<${kp}x${it}>
+          %f1 = arith.select %near, %shrink, %zero : vector<${kp}xi1>, vector<${kp}x${ft}>
+          %f = arith.select %live, %one, %f1 : vector<${kp}xi1>, vector<${kp}x${ft}>
+          return %f : vector<${kp}x${ft}>
+        }
+
+        // The check of a careful loop after the four steps from l - m = %base + %j: every 8
+        // degrees (l - m = 4 mod 8 at the start of those steps) @rescale, with the new live
+        // factors; else (and in a lean loop, %careful false) the state as it is.
+        func.func private @checkpoint(%careful: i1, %base: index, %j: index, %y: vector<${kp}x${ft}>, %z: vector<${kp}x${ft}>,
+            %k: vector<${kp}x${it}>, %sk: vector<${kp}x${ft}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>) {
+          %c4 = arith.constant 4 : index
+          %dl = arith.addi %base, %j : index
+          %ph = arith.andi %dl, %c4 : index
+          %at = arith.cmpi eq, %ph, %c4 : index
+          %chk = arith.andi %careful, %at : i1
+          %rs:4 = scf.if %chk -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>) {
+            %r:3 = func.call @rescale(%y, %z, %k) : (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>)
+            %f = func.call @live_factor(%r#2) : (vector<${kp}x${it}>) -> vector<${kp}x${ft}>
+            scf.yield %r#0, %r#1, %r#2, %f : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>
+          } else {
+            scf.yield %y, %z, %k, %sk : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>
+          }
+          return %rs#0, %rs#1, %rs#2, %rs#3 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>
+        }
+// part: recurrence
         // The node of pair %p as the recurrence uses it: (u_hi, u_lo) with u = t = 1 - x for
         // the difference form (%dif: rows next to the pole), else u = x. Nodes as hi + lo
         // pairs: cos(theta) alone is off by ~1e-8 absolute, a large relative error in theta
@@ -97,84 +236,6 @@
           return %r#0, %r#1, %r#2, %r#3 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
         }
 
-        // Whether every pair of the thread has reached its true values (k = 0; k never goes
-        // above 0): from then on the lean steps below run, without rescaling checks.
-        func.func private @live(%k: vector<${kp}x${it}>) -> i1 {
-          %i0 = arith.constant 0 : ${it}
-          %kmin = vector.reduction <minsi>, %k : vector<${kp}x${it}> into ${it}
-          %live = arith.cmpi eq, %kmin, %i0 : ${it}
-          return %live : i1
-        }
-
-        // The number of latitude pairs next to the pole that order %m skips (polar[m]:
-        // their P_lm stay far below the counting threshold for every l, ireesht/legendre.py
-        // polar_rows).
-        func.func private @polar_rows(%polar: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %m: index) -> index {
-          %v = memref.load %polar[%m] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-          %i = arith.fptoui %v : ${ft} to i32
-          %n = arith.index_castui %i : i32 to index
-          return %n : index
-        }
-
-        // A vote per group of ${vote_group} threads (a warp on NVIDIA) on "every pair of every thread
-        // of the group is live", so that a warp takes one loop instead of running the lean
-        // and the careful loop one after the other, while warps whose pairs are all live
-        // already run lean (a vote of the whole workgroup kept 62% of the steps at lmax 1023
-        // careful, one per warp 38%). Two flags per group, used by alternate spans (%n: the
-        // span's running count): during span n's staging, threads not live set their group's
-        // flag n % 2, the group's first thread clears the other one (read last in span n - 1,
-        // written next in span n + 1); after the staging barrier each thread reads its
-        // group's flag n % 2. A device whose subgroups are not groups of ${vote_group} threads gets the
-        // same sums.
-        func.func private @vote_slot(%n: index, %lid: index) -> (index, index) {
-          %c1 = arith.constant 1 : index
-          %c2 = arith.constant 2 : index
-          %cg = arith.constant ${vote_group} : index
-          %g = arith.divui %lid, %cg : index
-          %g2 = arith.muli %g, %c2 : index
-          %par = arith.remui %n, %c2 : index
-          %slot = arith.addi %g2, %par : index
-          %opar = arith.subi %c1, %par : index
-          %other = arith.addi %g2, %opar : index
-          return %slot, %other : index, index
-        }
-        func.func private @vote(%flags: memref<${vote_flags}xi32, #gpu.address_space<workgroup>>, %n: index,
-                                %lid: index, %live: i1) {
-          %c0 = arith.constant 0 : index
-          %cg = arith.constant ${vote_group} : index
-          %i0 = arith.constant 0 : i32
-          %i1 = arith.constant 1 : i32
-          %slot, %other = func.call @vote_slot(%n, %lid) : (index, index) -> (index, index)
-          %r = arith.remui %lid, %cg : index
-          %first = arith.cmpi eq, %r, %c0 : index
-          scf.if %first {
-            memref.store %i0, %flags[%other] : memref<${vote_flags}xi32, #gpu.address_space<workgroup>>
-          }
-          %true = arith.constant true
-          %notlive = arith.xori %live, %true : i1
-          scf.if %notlive {
-            memref.store %i1, %flags[%slot] : memref<${vote_flags}xi32, #gpu.address_space<workgroup>>
-          }
-          return
-        }
-        func.func private @all_live(%flags: memref<${vote_flags}xi32, #gpu.address_space<workgroup>>, %n: index,
-                                    %lid: index) -> i1 {
-          %i0 = arith.constant 0 : i32
-          %slot, %other = func.call @vote_slot(%n, %lid) : (index, index) -> (index, index)
-          %v = memref.load %flags[%slot] : memref<${vote_flags}xi32, #gpu.address_space<workgroup>>
-          %all = arith.cmpi eq, %v, %i0 : i32
-          return %all : i1
-        }
-        func.func private @vote_init(%flags: memref<${vote_flags}xi32, #gpu.address_space<workgroup>>, %lid: index) {
-          %i0 = arith.constant 0 : i32
-          %n = arith.constant ${vote_flags} : index
-          %first = arith.cmpi ult, %lid, %n : index
-          scf.if %first {
-            memref.store %i0, %flags[%lid] : memref<${vote_flags}xi32, #gpu.address_space<workgroup>>
-          }
-          return
-        }
-
         // u y, the node times the state: fma(u_hi, y, u_lo y) with the node as hi + lo in
         // float32; in float64 a plain product, since the tables' lo parts are 0 there
         // (ireesht/plan.py), so it rounds the same and saves a multiply and a register per
@@ -247,62 +308,60 @@ ${node_times}
           }
           return %y, %zn : vector<${kp}x${ft}>, vector<${kp}x${ft}>
         }
-
-        // Where |y| has passed 2^T while k < 0, both state values scaled by 2^-S (exact) and
-        // k + 1. Checked every 8 degrees: a step grows |y| by at most sqrt(2 m + 3) < 2^7
-        // (lmax < 16384), so 8 steps stay far inside the 2^(max exponent - T) of headroom.
-        func.func private @rescale(%y: vector<${kp}x${ft}>, %z: vector<${kp}x${ft}>, %k: vector<${kp}x${it}>)
-            -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) {
-          %big = arith.constant dense<${threshold}> : vector<${kp}x${ft}>
-          %shrink = arith.constant dense<${shrink}> : vector<${kp}x${ft}>
-          %one = arith.constant dense<1.0> : vector<${kp}x${ft}>
-          %i0 = arith.constant dense<0> : vector<${kp}x${it}>
-          %i1 = arith.constant dense<1> : vector<${kp}x${it}>
-          %neg = arith.cmpi slt, %k, %i0 : vector<${kp}x${it}>
-          %ay = math.absf %y : vector<${kp}x${ft}>
-          %over = arith.cmpf ogt, %ay, %big : vector<${kp}x${ft}>
-          %rs = arith.andi %neg, %over : vector<${kp}xi1>
-          %f = arith.select %rs, %shrink, %one : vector<${kp}xi1>, vector<${kp}x${ft}>
-          %yo = arith.mulf %y, %f : vector<${kp}x${ft}>
-          %zo = arith.mulf %z, %f : vector<${kp}x${ft}>
-          %dk = arith.select %rs, %i1, %i0 : vector<${kp}xi1>, vector<${kp}x${it}>
-          %ko = arith.addi %k, %dk : vector<${kp}x${it}>
-          return %yo, %zo, %ko : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>
+// part: synth_grid
+        // The (pair block, order) of workgroup (%hx, %hy). The grid lists the orders heaviest
+        // first (order m runs lmax + 1 - m degrees), but every other full round of
+        // ${synth_round} workgroups is reversed (a snake), so that the SMs' first workgroups
+        // mix heavy and light orders: the long recurrences of the small orders bound the
+        // kernel at lmax 511-1023 with one field (H200, rounds of 264 = twice its SMs: 4-9%
+        // faster there, BENCHMARKS.md ninth run).
+        func.func private @workgroup_of(%hx: index, %hy: index, %mc: index) -> (index, index) {
+          %c1 = arith.constant 1 : index
+          %gx = arith.constant ${synth_gx} : index
+          %rnd = arith.constant ${synth_round} : index
+          %rnd1 = arith.subi %rnd, %c1 : index
+          %w0 = arith.muli %hy, %gx : index
+          %w = arith.addi %w0, %hx : index
+          %n = arith.muli %gx, %mc : index
+          %r = arith.divui %w, %rnd : index
+          %pos = arith.remui %w, %rnd : index
+          %r1 = arith.addi %r, %c1 : index
+          %end = arith.muli %r1, %rnd : index
+          %full = arith.cmpi ule, %end, %n : index
+          %par = arith.andi %r, %c1 : index
+          %odd = arith.cmpi eq, %par, %c1 : index
+          %rev = arith.andi %full, %odd : i1
+          %back = arith.subi %rnd1, %pos : index
+          %pos2 = arith.select %rev, %back, %pos : index
+          %start = arith.subi %w, %pos : index
+          %w2 = arith.addi %start, %pos2 : index
+          %wx = arith.remui %w2, %gx : index
+          %m = arith.divui %w2, %gx : index
+          return %wx, %m : index, index
         }
 
-        // The factor 2^(S k) that turns y into the true value P_lm / S_lm: 1 at k = 0, 2^-S at
-        // k = -1 (values below 2^(T - S), added with their true size), 0 below (2^(T - 2 S)
-        // and less: nothing in ${ft}). k changes only in @rescale, so the factor is made
-        // there, and a careful degree costs one multiply more than a lean one.
-        func.func private @live_factor(%k: vector<${kp}x${it}>) -> vector<${kp}x${ft}> {
-          %i0 = arith.constant dense<0> : vector<${kp}x${it}>
-          %im1 = arith.constant dense<-1> : vector<${kp}x${it}>
-          %one = arith.constant dense<1.0> : vector<${kp}x${ft}>
-          %shrink = arith.constant dense<${shrink}> : vector<${kp}x${ft}>
-          %zero = arith.constant dense<0.0> : vector<${kp}x${ft}>
-          %live = arith.cmpi eq, %k, %i0 : vector<${kp}x${it}>
-          %near = arith.cmpi eq, %k, %im1 : vector<${kp}x${it}>
-          %f1 = arith.select %near, %shrink, %zero : vector<${kp}xi1>, vector<${kp}x${ft}>
-          %f = arith.select %live, %one, %f1 : vector<${kp}xi1>, vector<${kp}x${ft}>
-          return %f : vector<${kp}x${ft}>
-        }
-
-        // The check of a careful loop after the four steps from l - m = %base + %j: every 8
-        // degrees (l - m = 4 mod 8 at the start of those steps) @rescale, with the new live
-        // factors; else (and in a lean loop, %careful false) the state as it is.
-        func.func private @checkpoint(%careful: i1, %base: index, %j: index, %y: vector<${kp}x${ft}>, %z: vector<${kp}x${ft}>,
-            %k: vector<${kp}x${it}>, %sk: vector<${kp}x${ft}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>) {
-          %c4 = arith.constant 4 : index
-          %dl = arith.addi %base, %j : index
-          %ph = arith.andi %dl, %c4 : index
-          %at = arith.cmpi eq, %ph, %c4 : index
-          %chk = arith.andi %careful, %at : i1
-          %rs:4 = scf.if %chk -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>) {
-            %r:3 = func.call @rescale(%y, %z, %k) : (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>) -> (vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>)
-            %f = func.call @live_factor(%r#2) : (vector<${kp}x${it}>) -> vector<${kp}x${ft}>
-            scf.yield %r#0, %r#1, %r#2, %f : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>
-          } else {
-            scf.yield %y, %z, %k, %sk : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>
+        // F = 0 in the rows of pairs 0 .. %n - 1 (north and south), strided over the 64
+        // threads.
+        func.func private @zero_rows(%F: memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
+            %n: index, %lid: index, %nlat: index, %nfields: index, %b0: index, %m: index) {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %c64 = arith.constant 64 : index
+          %cnf = arith.constant ${nf} : index
+          %zero = arith.constant 0.0 : ${ft}
+          %last = arith.subi %nlat, %c1 : index
+          scf.for %r = %lid to %n step %c64 {
+            %rs = arith.subi %last, %r : index
+            scf.for %f = %c0 to %cnf step %c1 {
+              %b = arith.addi %b0, %f : index
+              %in = arith.cmpi ult, %b, %nfields : index
+              scf.if %in {
+                memref.store %zero, %F[%b, %r, %m, %c0] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+                memref.store %zero, %F[%b, %r, %m, %c1] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+                memref.store %zero, %F[%b, %rs, %m, %c0] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+                memref.store %zero, %F[%b, %rs, %m, %c1] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+              }
+            }
           }
-          return %rs#0, %rs#1, %rs#2, %rs#3 : vector<${kp}x${ft}>, vector<${kp}x${ft}>, vector<${kp}x${it}>, vector<${kp}x${ft}>
+          return
         }

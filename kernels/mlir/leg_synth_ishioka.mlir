@@ -1,0 +1,480 @@
+// Legendre synthesis, F[b][i][m] = sum_{l=m..L} q[b][(l,m)] P_lm(cos theta_i), by the Ishioka
+// recurrence in float64 (ireesht/ishioka.py: one chain y_k per order and latitude pair, in
+// u = x^2, two fused multiply-adds per two degrees; the even degrees from modified
+// coefficients, the odd ones times x at the end). The plan's data (q, F, and the tables
+// but `chain`) may be float32: they are widened once, and only F is rounded back. Stage
+// contract and grid: kernels/CONTRACT.md, as leg_synth.mlir (the other scheme of this
+// family), whose workgroup order, polar rows and careful/lean loops this kernel shares
+// (legendre_core.mlir). A string.Template rendered by ireesht/kernels_mlir.py.
+//
+// A thread owns ${kp} adjacent latitude pairs and ${nf} fields: accumulators
+// vector<${slots}xf64>, slot i ${nf} + f for pair i and field f, of the even and odd parts,
+// re and im apart. Steps run in spans of 32 (64 degrees) whose coefficients are staged in
+// workgroup memory; per span each vote group (a warp on NVIDIA) takes the lean loop once all
+// its pairs carry true values, else the careful loop (rescaling checked every 8 steps), which
+// plans whose seeds all start live leave out.
+  hal.executable private @${exe} {
+    hal.executable.variant public @v target(${target}) {
+      hal.executable.export public @main ordinal(0) layout(#leg_synth_layout)
+          count(%device: !hal.device, %b: index) -> (index, index, index) {
+        %gx = arith.constant ${synth_gx} : index
+        %gy = arith.constant ${mc} : index
+        %gz = affine.apply affine_map<()[s0] -> (s0 ceildiv ${nf})>()[%b]
+        hal.return %gx, %gy, %gz : index, index, index
+      } <workgroup_size = [64 : index, 1 : index, 1 : index]>
+      builtin.module {
+${legendre_core}
+
+        // The plan's type to float64 and back (identities for float64 plans).
+        func.func private @widen(%v: ${ft}) -> f64 {
+${widen}
+        }
+        func.func private @narrow(%v: f64) -> ${ft} {
+${narrow}
+        }
+
+        // A seed (y, k) of the plan's seed table as the float64 state (y', k'), the same
+        // value (exact: times a power of two) on the state's scale
+        // (ireesht/kernels_mlir.py ISHIOKA_SCALING).
+        func.func private @seed64(%ys: ${ft}, %kf: ${ft}) -> (f64, i64) {
+${seed64}
+        }
+
+        // vector<${kp}> of pair values, and vector<${nf}> of field values, spread over the
+        // (pair, field) slots: slot i ${nf} + f.
+        func.func private @expand_v(%v: vector<${kp}xf64>) -> vector<${slots}xf64> {
+${expand_v}
+        }
+        func.func private @expand_f(%v: vector<${nf}xf64>) -> vector<${slots}xf64> {
+${expand_f}
+        }
+
+        // G(n) = floor(n/2) floor((n+1)/2) + n + 1: order m's rows of the chain table start
+        // at G(L) - G(L - m) (ireesht/ishioka.py offset).
+        func.func private @chain_g(%n: index) -> index {
+          %c1 = arith.constant 1 : index
+          %c2 = arith.constant 2 : index
+          %h = arith.divui %n, %c2 : index
+          %n1 = arith.addi %n, %c1 : index
+          %h1 = arith.divui %n1, %c2 : index
+          %p = arith.muli %h, %h1 : index
+          %g = arith.addi %p, %n1 : index
+          return %g : index
+        }
+
+        // The thread's pairs p0 .. p0 + ${kp} - 1 (each clamped to %plast): x in float64 (the
+        // node's hi + lo, exact), u = x^2, and the seed y_0 = a_{m+1} P_mm = sqrt(2m + 3) P_mm
+        // with its exponent counter.
+        func.func private @init(%xtab: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>,
+                                %seedtab: memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
+                                %m: index, %p0: index, %plast: index)
+            -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>) {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %ckp = arith.constant ${kp} : index
+          %zf = arith.constant dense<0.0> : vector<${kp}xf64>
+          %zi = arith.constant dense<0> : vector<${kp}xi64>
+          %two = arith.constant 2.0 : f64
+          %three = arith.constant 3.0 : f64
+          %np = arith.addi %plast, %c1 : index
+          %mrow = arith.muli %m, %np : index
+          %mi = arith.index_castui %m : index to i64
+          %mf = arith.uitofp %mi : i64 to f64
+          %m2 = math.fma %two, %mf, %three : f64
+          %am = math.sqrt %m2 : f64
+          %r:4 = scf.for %i = %c0 to %ckp step %c1 iter_args(%xv = %zf, %uv = %zf, %yv = %zf, %kv = %zi)
+              -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>) {
+            %pi = arith.addi %p0, %i : index
+            %p = arith.minui %pi, %plast : index
+            %xh = memref.load %xtab[%p, %c0] : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>
+            %xl = memref.load %xtab[%p, %c1] : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>
+            %xh64 = func.call @widen(%xh) : (${ft}) -> f64
+            %xl64 = func.call @widen(%xl) : (${ft}) -> f64
+            %x = arith.addf %xh64, %xl64 : f64
+            %u = arith.mulf %x, %x : f64
+            %srow = arith.addi %mrow, %p : index
+            %ys = memref.load %seedtab[%srow, %c0] : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+            %kf = memref.load %seedtab[%srow, %c1] : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+            %y, %k = func.call @seed64(%ys, %kf) : (${ft}, ${ft}) -> (f64, i64)
+            %ya = arith.mulf %y, %am : f64
+            %xv2 = vector.insert %x, %xv[%i] : f64 into vector<${kp}xf64>
+            %uv2 = vector.insert %u, %uv[%i] : f64 into vector<${kp}xf64>
+            %yv2 = vector.insert %ya, %yv[%i] : f64 into vector<${kp}xf64>
+            %kv2 = vector.insert %k, %kv[%i] : i64 into vector<${kp}xi64>
+            scf.yield %xv2, %uv2, %yv2, %kv2 : vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>
+          }
+          return %r#0, %r#1, %r#2, %r#3 : vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>
+        }
+
+        // One step of the span (row %j of the staged coefficients): the even and odd sums
+        // take y_k (times the live factor %sk when careful), then
+        // y_{k+1} = (alpha u + beta) y_k + y_{k-1}. Returns (y_{k+1}, y_k, sums).
+        func.func private @one(%careful: i1, %u: vector<${kp}xf64>,
+            %ab_s: memref<32x2xf64, #gpu.address_space<workgroup>>,
+            %q_s: memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>, %j: index,
+            %y1: vector<${kp}xf64>, %y0: vector<${kp}xf64>, %sk: vector<${kp}xf64>,
+            %er: vector<${slots}xf64>, %ei: vector<${slots}xf64>, %or: vector<${slots}xf64>, %oi: vector<${slots}xf64>)
+            -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>) {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %c2 = arith.constant 2 : index
+          %c3 = arith.constant 3 : index
+          %v = scf.if %careful -> (vector<${kp}xf64>) {
+            %r = arith.mulf %y1, %sk : vector<${kp}xf64>
+            scf.yield %r : vector<${kp}xf64>
+          } else {
+            scf.yield %y1 : vector<${kp}xf64>
+          }
+          %ve = func.call @expand_v(%v) : (vector<${kp}xf64>) -> vector<${slots}xf64>
+          %qer = vector.load %q_s[%j, %c0, %c0] : memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>, vector<${nf}xf64>
+          %qei = vector.load %q_s[%j, %c1, %c0] : memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>, vector<${nf}xf64>
+          %qor = vector.load %q_s[%j, %c2, %c0] : memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>, vector<${nf}xf64>
+          %qoi = vector.load %q_s[%j, %c3, %c0] : memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>, vector<${nf}xf64>
+          %wer = func.call @expand_f(%qer) : (vector<${nf}xf64>) -> vector<${slots}xf64>
+          %wei = func.call @expand_f(%qei) : (vector<${nf}xf64>) -> vector<${slots}xf64>
+          %wor = func.call @expand_f(%qor) : (vector<${nf}xf64>) -> vector<${slots}xf64>
+          %woi = func.call @expand_f(%qoi) : (vector<${nf}xf64>) -> vector<${slots}xf64>
+          %er2 = math.fma %ve, %wer, %er : vector<${slots}xf64>
+          %ei2 = math.fma %ve, %wei, %ei : vector<${slots}xf64>
+          %or2 = math.fma %ve, %wor, %or : vector<${slots}xf64>
+          %oi2 = math.fma %ve, %woi, %oi : vector<${slots}xf64>
+          %ab = vector.load %ab_s[%j, %c0] : memref<32x2xf64, #gpu.address_space<workgroup>>, vector<2xf64>
+          %al = vector.extract %ab[0] : f64 from vector<2xf64>
+          %be = vector.extract %ab[1] : f64 from vector<2xf64>
+          %alv = vector.broadcast %al : f64 to vector<${kp}xf64>
+          %bev = vector.broadcast %be : f64 to vector<${kp}xf64>
+          %t = math.fma %alv, %u, %bev : vector<${kp}xf64>
+          %y = math.fma %t, %y1, %y0 : vector<${kp}xf64>
+          return %y, %y1, %er2, %ei2, %or2, %oi2
+              : vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>
+        }
+
+        // Steps 0 .. %cnt4 - 1 of the span (k = %base + j), four per iteration, then the
+        // checkpoint (@checkpoint: every 8 steps in a careful loop). %careful is a constant at
+        // each call site.
+        func.func private @span(%careful: i1, %u: vector<${kp}xf64>,
+            %ab_s: memref<32x2xf64, #gpu.address_space<workgroup>>,
+            %q_s: memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>, %base: index, %cnt4: index,
+            %y1: vector<${kp}xf64>, %y0: vector<${kp}xf64>, %k: vector<${kp}xi64>,
+            %er: vector<${slots}xf64>, %ei: vector<${slots}xf64>, %or: vector<${slots}xf64>, %oi: vector<${slots}xf64>)
+            -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>) {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %c2 = arith.constant 2 : index
+          %c3 = arith.constant 3 : index
+          %c4 = arith.constant 4 : index
+          %sk0 = func.call @live_factor(%k) : (vector<${kp}xi64>) -> vector<${kp}xf64>
+          %r:8 = scf.for %j = %c0 to %cnt4 step %c4
+              iter_args(%a1 = %y1, %a0 = %y0, %ak = %k, %sk = %sk0, %a3 = %er, %a4 = %ei, %a5 = %or, %a6 = %oi)
+              -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${kp}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>) {
+            %s0:6 = func.call @one(%careful, %u, %ab_s, %q_s, %j, %a1, %a0, %sk, %a3, %a4, %a5, %a6)
+                : (i1, vector<${kp}xf64>, memref<32x2xf64, #gpu.address_space<workgroup>>, memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>, index,
+                   vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>)
+                  -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>)
+            %j1 = arith.addi %j, %c1 : index
+            %s1:6 = func.call @one(%careful, %u, %ab_s, %q_s, %j1, %s0#0, %s0#1, %sk, %s0#2, %s0#3, %s0#4, %s0#5)
+                : (i1, vector<${kp}xf64>, memref<32x2xf64, #gpu.address_space<workgroup>>, memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>, index,
+                   vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>)
+                  -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>)
+            %j2 = arith.addi %j, %c2 : index
+            %s2:6 = func.call @one(%careful, %u, %ab_s, %q_s, %j2, %s1#0, %s1#1, %sk, %s1#2, %s1#3, %s1#4, %s1#5)
+                : (i1, vector<${kp}xf64>, memref<32x2xf64, #gpu.address_space<workgroup>>, memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>, index,
+                   vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>)
+                  -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>)
+            %j3 = arith.addi %j, %c3 : index
+            %s3:6 = func.call @one(%careful, %u, %ab_s, %q_s, %j3, %s2#0, %s2#1, %sk, %s2#2, %s2#3, %s2#4, %s2#5)
+                : (i1, vector<${kp}xf64>, memref<32x2xf64, #gpu.address_space<workgroup>>, memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>, index,
+                   vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>)
+                  -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>)
+            %rs:4 = func.call @checkpoint(%careful, %base, %j, %s3#0, %s3#1, %ak, %sk)
+                : (i1, index, index, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${kp}xf64>) -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${kp}xf64>)
+            scf.yield %rs#0, %rs#1, %rs#2, %rs#3, %s3#2, %s3#3, %s3#4, %s3#5
+                : vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${kp}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>
+          }
+          return %r#0, %r#1, %r#2, %r#4, %r#5, %r#6, %r#7
+              : vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>
+        }
+
+        // F of the fields of the thread's pairs, rounded once to the plan's type: the even
+        // part plus (north row p0 + i) or minus (its mirror NL-1-p0-i) x times the odd sum.
+        func.func private @store(
+            %F: memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
+            %p0: index, %nlat: index, %npairs: index, %nfields: index, %b0: index, %m: index, %x: vector<${kp}xf64>,
+            %er: vector<${slots}xf64>, %ei: vector<${slots}xf64>, %or: vector<${slots}xf64>, %oi: vector<${slots}xf64>) {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %ckp = arith.constant ${kp} : index
+          %cnf = arith.constant ${nf} : index
+          %last = arith.subi %nlat, %c1 : index
+          scf.for %i = %c0 to %ckp step %c1 {
+            %i_n = arith.addi %p0, %i : index
+            %row = arith.cmpi ult, %i_n, %npairs : index
+            scf.if %row {
+              %i_s = arith.subi %last, %i_n : index
+              %two = arith.cmpi ne, %i_s, %i_n : index
+              %xi = vector.extract %x[%i] : f64 from vector<${kp}xf64>
+              %slot0 = arith.muli %i, %cnf : index
+              scf.for %f = %c0 to %cnf step %c1 {
+                %b = arith.addi %b0, %f : index
+                %in = arith.cmpi ult, %b, %nfields : index
+                scf.if %in {
+                  %s = arith.addi %slot0, %f : index
+                  %vr = vector.extract %er[%s] : f64 from vector<${slots}xf64>
+                  %vi = vector.extract %ei[%s] : f64 from vector<${slots}xf64>
+                  %wr = vector.extract %or[%s] : f64 from vector<${slots}xf64>
+                  %wi = vector.extract %oi[%s] : f64 from vector<${slots}xf64>
+                  %nr = math.fma %xi, %wr, %vr : f64
+                  %ni = math.fma %xi, %wi, %vi : f64
+                  %nr1 = func.call @narrow(%nr) : (f64) -> ${ft}
+                  %ni1 = func.call @narrow(%ni) : (f64) -> ${ft}
+                  memref.store %nr1, %F[%b, %i_n, %m, %c0] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+                  memref.store %ni1, %F[%b, %i_n, %m, %c1] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+                  scf.if %two {
+                    %nx = arith.negf %xi : f64
+                    %sr = math.fma %nx, %wr, %vr : f64
+                    %si = math.fma %nx, %wi, %vi : f64
+                    %sr1 = func.call @narrow(%sr) : (f64) -> ${ft}
+                    %si1 = func.call @narrow(%si) : (f64) -> ${ft}
+                    memref.store %sr1, %F[%b, %i_s, %m, %c0] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+                    memref.store %si1, %F[%b, %i_s, %m, %c1] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+                  }
+                }
+              }
+            }
+          }
+          return
+        }
+
+        // Row %lid (< 32) of the span's staged coefficients: step k = %base + %lid of order m
+        // (alpha, beta; the fields' qe = e1 Q_{m+2k} + e2 Q_{m+2k+2} and qo = g Q_{m+2k+1},
+        // each Q past lmax zero); zeros past the last step, so that the loops may run to a
+        // multiple of 4 (alpha = beta = 0 and zero coefficients change no sum).
+        func.func private @stage(%chain: memref<?x5xf64, #hal.descriptor_type<storage_buffer>>,
+            %q: memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
+            %ab_s: memref<32x2xf64, #gpu.address_space<workgroup>>,
+            %q_s: memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>,
+            %lid: index, %base: index, %nsteps: index, %row0: index, %m: index, %lmax: index,
+            %mstart: index, %nfields: index, %b0: index) {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %c2 = arith.constant 2 : index
+          %c3 = arith.constant 3 : index
+          %c4 = arith.constant 4 : index
+          %cnf = arith.constant ${nf} : index
+          %zero = arith.constant 0.0 : f64
+          %k = arith.addi %base, %lid : index
+          %in = arith.cmpi ult, %k, %nsteps : index
+          %row1 = arith.addi %row0, %k : index
+          %row = arith.select %in, %row1, %row0 : index
+          %al0 = memref.load %chain[%row, %c0] : memref<?x5xf64, #hal.descriptor_type<storage_buffer>>
+          %be0 = memref.load %chain[%row, %c1] : memref<?x5xf64, #hal.descriptor_type<storage_buffer>>
+          %e10 = memref.load %chain[%row, %c2] : memref<?x5xf64, #hal.descriptor_type<storage_buffer>>
+          %e20 = memref.load %chain[%row, %c3] : memref<?x5xf64, #hal.descriptor_type<storage_buffer>>
+          %g0 = memref.load %chain[%row, %c4] : memref<?x5xf64, #hal.descriptor_type<storage_buffer>>
+          %al = arith.select %in, %al0, %zero : f64
+          %be = arith.select %in, %be0, %zero : f64
+          memref.store %al, %ab_s[%lid, %c0] : memref<32x2xf64, #gpu.address_space<workgroup>>
+          memref.store %be, %ab_s[%lid, %c1] : memref<32x2xf64, #gpu.address_space<workgroup>>
+          // degrees l = m + 2k, l + 1, l + 2 and their indices from the order's first
+          %k2 = arith.muli %k, %c2 : index
+          %l = arith.addi %m, %k2 : index
+          %l1 = arith.addi %l, %c1 : index
+          %l2 = arith.addi %l, %c2 : index
+          %ha = arith.cmpi ule, %l, %lmax : index
+          %hc = arith.cmpi ule, %l1, %lmax : index
+          %hb = arith.cmpi ule, %l2, %lmax : index
+          %va = arith.andi %in, %ha : i1
+          %vc = arith.andi %in, %hc : i1
+          %vb = arith.andi %in, %hb : i1
+          %ia0 = arith.addi %mstart, %k2 : index
+          %ia = arith.select %va, %ia0, %mstart : index
+          %ic0 = arith.addi %ia0, %c1 : index
+          %ic = arith.select %vc, %ic0, %mstart : index
+          %ib0 = arith.addi %ia0, %c2 : index
+          %ib = arith.select %vb, %ib0, %mstart : index
+          %e1 = arith.select %va, %e10, %zero : f64
+          %e2 = arith.select %vb, %e20, %zero : f64
+          %g = arith.select %vc, %g0, %zero : f64
+          %blast = arith.subi %nfields, %c1 : index
+          scf.for %f = %c0 to %cnf step %c1 {
+            %b = arith.addi %b0, %f : index
+            %bc = arith.minui %b, %blast : index
+            %qar = memref.load %q[%bc, %ia, %c0] : memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+            %qai = memref.load %q[%bc, %ia, %c1] : memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+            %qbr = memref.load %q[%bc, %ib, %c0] : memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+            %qbi = memref.load %q[%bc, %ib, %c1] : memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+            %qcr = memref.load %q[%bc, %ic, %c0] : memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+            %qci = memref.load %q[%bc, %ic, %c1] : memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+            %ar = func.call @widen(%qar) : (${ft}) -> f64
+            %ai = func.call @widen(%qai) : (${ft}) -> f64
+            %br = func.call @widen(%qbr) : (${ft}) -> f64
+            %bi = func.call @widen(%qbi) : (${ft}) -> f64
+            %cr = func.call @widen(%qcr) : (${ft}) -> f64
+            %ci = func.call @widen(%qci) : (${ft}) -> f64
+            %ber = arith.mulf %e2, %br : f64
+            %bei = arith.mulf %e2, %bi : f64
+            %er = math.fma %e1, %ar, %ber : f64
+            %ei = math.fma %e1, %ai, %bei : f64
+            %or = arith.mulf %g, %cr : f64
+            %oi = arith.mulf %g, %ci : f64
+            memref.store %er, %q_s[%lid, %c0, %f] : memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>
+            memref.store %ei, %q_s[%lid, %c1, %f] : memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>
+            memref.store %or, %q_s[%lid, %c2, %f] : memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>
+            memref.store %oi, %q_s[%lid, %c3, %f] : memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>
+          }
+          return
+        }
+
+        func.func @main() attributes {translation_info = #iree_codegen.translation_info<pipeline = ${pipeline} workgroup_size = [64, 1, 1]>} {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %c2 = arith.constant 2 : index
+          %c3 = arith.constant 3 : index
+          %c4 = arith.constant 4 : index
+          %c32 = arith.constant 32 : index
+          %c64 = arith.constant 64 : index
+          %four = arith.constant -4 : index  // ~3: n & four rounds n down to a multiple of 4
+          %ckp = arith.constant ${kp} : index
+          %cnf = arith.constant ${nf} : index
+          %true = arith.constant true
+          %false = arith.constant false
+          %z4 = arith.constant dense<0.0> : vector<${slots}xf64>
+          %zk = arith.constant dense<0.0> : vector<${kp}xf64>
+          %pc0 = hal.interface.constant.load layout(#leg_synth_layout) ordinal(0) : i32
+          %pc1 = hal.interface.constant.load layout(#leg_synth_layout) ordinal(1) : i32
+          %pc2 = hal.interface.constant.load layout(#leg_synth_layout) ordinal(2) : i32
+          %pc3 = hal.interface.constant.load layout(#leg_synth_layout) ordinal(3) : i32
+          %pc4 = hal.interface.constant.load layout(#leg_synth_layout) ordinal(4) : i32
+          %pc5 = hal.interface.constant.load layout(#leg_synth_layout) ordinal(5) : i32
+          %lmax = arith.index_castui %pc0 : i32 to index
+          %mmax = arith.index_castui %pc1 : i32 to index
+          %nlat = arith.index_castui %pc2 : i32 to index
+          %npairs = arith.index_castui %pc3 : i32 to index
+          %nlm = arith.index_castui %pc4 : i32 to index
+          %nfields = arith.index_castui %pc5 : i32 to index
+          %mc = arith.addi %mmax, %c1 : index
+          %nseed = arith.muli %mc, %npairs : index
+          %gl = func.call @chain_g(%lmax) : (index) -> index
+          %lm = arith.subi %lmax, %mmax : index
+          %lm1 = arith.subi %lm, %c1 : index
+          %lm1g = func.call @chain_g(%lm1) : (index) -> index
+          // rows of orders 0 .. mmax (G(-1) = 0 when mmax = lmax)
+          %full = arith.cmpi eq, %lm, %c0 : index
+          %glow = arith.select %full, %c0, %lm1g : index
+          %nchain = arith.subi %gl, %glow : index
+          %xtab = hal.interface.binding.subspan layout(#leg_synth_layout) binding(0) alignment(64) offset(%c0) flags(ReadOnly)
+              : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>{%npairs}
+          %seedtab = hal.interface.binding.subspan layout(#leg_synth_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly)
+              : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>{%nseed}
+          %polar = hal.interface.binding.subspan layout(#leg_synth_layout) binding(2) alignment(64) offset(%c0) flags(ReadOnly)
+              : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>{%mc}
+          %chain = hal.interface.binding.subspan layout(#leg_synth_layout) binding(3) alignment(64) offset(%c0) flags(ReadOnly)
+              : memref<?x5xf64, #hal.descriptor_type<storage_buffer>>{%nchain}
+          %q = hal.interface.binding.subspan layout(#leg_synth_layout) binding(4) alignment(64) offset(%c0) flags(ReadOnly)
+              : memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>{%nfields, %nlm}
+          %F = hal.interface.binding.subspan layout(#leg_synth_layout) binding(5) alignment(64) offset(%c0)
+              : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>{%nfields, %nlat, %mc}
+
+          // one span of 32 steps staged in workgroup memory, read by every thread
+          %ab_s = memref.alloc() : memref<32x2xf64, #gpu.address_space<workgroup>>
+          %q_s = memref.alloc() : memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>
+
+          %lid = gpu.thread_id x
+          %hx = hal.interface.workgroup.id[0] : index
+          %hy = hal.interface.workgroup.id[1] : index
+          %wx, %m = func.call @workgroup_of(%hx, %hy, %mc) : (index, index, index) -> (index, index)
+          %wz = hal.interface.workgroup.id[2] : index
+          %b0 = arith.muli %wz, %cnf : index
+          %flags = memref.alloc() : memref<${vote_flags}xi32, #gpu.address_space<workgroup>>
+          func.call @vote_init(%flags, %lid) : (memref<${vote_flags}xi32, #gpu.address_space<workgroup>>, index) -> ()
+          %n0 = arith.constant 0 : index
+          // the pairs next to the pole that this m skips hold F = 0, written by workgroup 0;
+          // the threads take the pairs after them
+          %skip = func.call @polar_rows(%polar, %m) : (memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> index
+          %wx0 = arith.cmpi eq, %wx, %c0 : index
+          scf.if %wx0 {
+            func.call @zero_rows(%F, %skip, %lid, %nlat, %nfields, %b0, %m)
+                : (memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, index, index, index) -> ()
+          }
+          %wpairs = arith.muli %wx, %c64 : index
+          %tpairs = arith.addi %wpairs, %lid : index
+          %tp = arith.muli %tpairs, %ckp : index
+          %p0 = arith.addi %skip, %tp : index  // this thread's pairs: p0 .. p0 + ${kp} - 1
+          %wp = arith.muli %wpairs, %ckp : index
+          %wfirst = arith.addi %skip, %wp : index
+          %busy = arith.cmpi ult, %wfirst, %npairs : index
+          // first index of order m in the m-major layout of q: m (2 L + 3 - m) / 2
+          %l2 = arith.muli %lmax, %c2 : index
+          %l23 = arith.addi %l2, %c3 : index
+          %l23m = arith.subi %l23, %m : index
+          %mm = arith.muli %m, %l23m : index
+          %mstart = arith.divui %mm, %c2 : index
+          // steps of order m: (L - m) / 2 + 1; a workgroup whose pairs all lie past the last
+          // one runs none
+          %lmm = arith.subi %lmax, %m : index
+          %half = arith.divui %lmm, %c2 : index
+          %ns0 = arith.addi %half, %c1 : index
+          %nsteps = arith.select %busy, %ns0, %c0 : index
+          %glm = func.call @chain_g(%lmm) : (index) -> index
+          %row0 = arith.subi %gl, %glm : index
+
+          // past the last pair, a thread repeats it (and stores nothing)
+          %plast = arith.subi %npairs, %c1 : index
+          %idle = arith.cmpi uge, %p0, %npairs : index
+          %x, %u, %yseed, %k0 = func.call @init(%xtab, %seedtab, %m, %p0, %plast)
+              : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
+                 index, index, index) -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>)
+          %lo = arith.cmpi ult, %lid, %c32 : index
+          // true when every seed of the plan starts live (ireesht/kernels_mlir.py): the
+          // careful loop then folds away
+          %seeds_live = arith.constant ${seeds_live}
+
+          %st:8 = scf.for %base = %c0 to %nsteps step %c32
+              iter_args(%y1 = %yseed, %y0 = %zk, %k = %k0, %er = %z4, %ei = %z4, %or = %z4, %oi = %z4, %n = %n0)
+              -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>,
+                  vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, index) {
+            gpu.barrier  // the previous span is consumed
+            // a thread past the last pair runs no step, and votes live
+            %mine0 = func.call @live(%k) : (vector<${kp}xi64>) -> i1
+            %mine = arith.ori %mine0, %idle : i1
+            func.call @vote(%flags, %n, %lid, %mine) : (memref<${vote_flags}xi32, #gpu.address_space<workgroup>>, index, index, i1) -> ()
+            scf.if %lo {
+              func.call @stage(%chain, %q, %ab_s, %q_s, %lid, %base, %nsteps, %row0, %m, %lmax, %mstart, %nfields, %b0)
+                  : (memref<?x5xf64, #hal.descriptor_type<storage_buffer>>, memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
+                     memref<32x2xf64, #gpu.address_space<workgroup>>, memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>,
+                     index, index, index, index, index, index, index, index, index) -> ()
+            }
+            gpu.barrier
+            %left = arith.subi %nsteps, %base : index
+            %cnt = arith.minui %left, %c32 : index
+            %cnt3 = arith.addi %cnt, %c3 : index
+            %cnt40 = arith.andi %cnt3, %four : index
+            %cnt4 = arith.select %idle, %c0, %cnt40 : index
+            %voted = func.call @all_live(%flags, %n, %lid) : (memref<${vote_flags}xi32, #gpu.address_space<workgroup>>, index, index) -> i1
+            %live = arith.ori %voted, %seeds_live : i1
+            %sp:7 = scf.if %live -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>) {
+              %w:7 = func.call @span(%false, %u, %ab_s, %q_s, %base, %cnt4, %y1, %y0, %k, %er, %ei, %or, %oi)
+                  : (i1, vector<${kp}xf64>, memref<32x2xf64, #gpu.address_space<workgroup>>, memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>, index, index,
+                     vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>)
+                    -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>)
+              scf.yield %w#0, %w#1, %w#2, %w#3, %w#4, %w#5, %w#6 : vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>
+            } else {
+              %w:7 = func.call @span(%true, %u, %ab_s, %q_s, %base, %cnt4, %y1, %y0, %k, %er, %ei, %or, %oi)
+                  : (i1, vector<${kp}xf64>, memref<32x2xf64, #gpu.address_space<workgroup>>, memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>, index, index,
+                     vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>)
+                    -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>)
+              scf.yield %w#0, %w#1, %w#2, %w#3, %w#4, %w#5, %w#6 : vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>
+            }
+            %n1 = arith.addi %n, %c1 : index
+            scf.yield %sp#0, %sp#1, %sp#2, %sp#3, %sp#4, %sp#5, %sp#6, %n1
+                : vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, index
+          }
+
+          func.call @store(%F, %p0, %nlat, %npairs, %nfields, %b0, %m, %x, %st#3, %st#4, %st#5, %st#6)
+              : (memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, index, index, index, vector<${kp}xf64>,
+                 vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>) -> ()
+          return
+        }
+      }
+    }
+  }

@@ -1,0 +1,44 @@
+"""The Ishioka recurrence's tables (ireesht/ishioka.py) against the independent float64
+reference (ireesht/reference.py), and the closed form of their row offsets."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ireesht import grid, ishioka, reference
+
+
+@pytest.mark.parametrize("lmax", [0, 1, 2, 40, 255])
+def test_synthesis_by_the_chain_matches_reference(rng, lmax):
+    # nlat odd: the equator row (x = 0) too, where the even values come from a difference
+    # of two odd ones
+    g = grid.make_grid("gauss", lmax + 2, 2 * lmax + 4)
+    x, s = g.cost, g.sint
+    for m in sorted({0, 1, lmax // 3, lmax - 1, lmax} & set(range(lmax + 1))):
+        p = reference.legendre_values(lmax, m, x, s)  # (lmax+1-m, nlat)
+        q = rng.uniform(-1, 1, lmax + 1 - m) + 1j * rng.uniform(-1, 1, lmax + 1 - m)
+        north, south = ishioka.synth_order(lmax, m, q, x, p[0])
+        parity = (-1.0) ** np.arange(lmax + 1 - m)
+        # float64 rounding, amplified next to the equator by up to ~lmax / 2
+        scale = np.abs(q @ p).max()
+        np.testing.assert_allclose(north, q @ p, rtol=0, atol=1e-12 * scale)
+        np.testing.assert_allclose(south, (q * parity) @ p, rtol=0, atol=1e-12 * scale)
+
+
+@pytest.mark.parametrize("lmax", [0, 1, 2, 3, 10, 11, 1023])
+def test_offsets_are_the_running_sums_of_the_steps(lmax):
+    steps = [ishioka.steps(lmax, m) for m in range(lmax + 1)]
+    offsets = [ishioka.offset(lmax, m) for m in range(lmax + 2)]
+    assert offsets == [0, *np.cumsum(steps).tolist()]
+    table = ishioka.chain_table(lmax, lmax // 2)
+    assert table.shape == (ishioka.offset(lmax, lmax // 2 + 1), ishioka.COLUMNS)
+
+
+def test_chain_scale_stays_near_one():
+    # y_k = O_k / g_k: g is a running product of every other C_k, which tends to -1; the
+    # kernels' float64 state relies on it staying a few powers of two from 1
+    table = ishioka.chain_table(4095, 4095)
+    assert np.all(np.isfinite(table))
+    g = np.abs(table[:, 4])
+    assert g.min() > 2.0**-5 and g.max() < 2.0
