@@ -43,8 +43,8 @@ ISHIOKA_SYNTH_TABLES = ("xtab", "seedtab", "polar", "chain", "twiddle")
 # (float64 whatever the dtype, ireesht/ishioka.py; MLIR kernels, devices with float64),
 # for now of the synthesis only. "auto" takes "ishioka" on CUDA with one field per thread:
 # datacenter GPUs run float64 at half the float32 rate (H200, one field, Legendre synthesis
-# stage: lmax 1023 142 -> 119 us, 2047 920 -> 793 us, float32 error 1.1e-6 -> 1.2e-7;
-# float64 plans 202 -> 125 us at 1023, BENCHMARKS.md thirteenth run). Fields sharing a
+# stage: lmax 1023 145 -> 105 us, 2047 925 -> 781 us, float32 error 1.1e-6 -> 1.2e-7;
+# float64 plans 204 -> 109 us at 1023, BENCHMARKS.md thirteenth run). Fields sharing a
 # recurrence make float64 sums the larger cost (16 fields, four per thread, lmax 1023:
 # 1030 -> 1937 us), and consumer GPUs run float64 at 1/32 to 1/64 of the float32 rate
 # (Metal has none): "standard" there.
