@@ -77,6 +77,69 @@ extern "C" __global__ void __launch_bounds__(SWG) synth(
   }
 }
 
+extern "C" __global__ void __launch_bounds__(SWG) synth32(
+    const double2* __restrict__ ab, const double4* __restrict__ ec, const float2* __restrict__ q,
+    const double* __restrict__ xt, const double* __restrict__ seed, const int* __restrict__ skip,
+    const int* __restrict__ moff, float2* __restrict__ F, int L, int mc, int npairs, int nlat)
+{
+  const int m = blockIdx.y, K = (L - m) / 2, tid = threadIdx.x;
+  const int s0 = skip[m];
+  if (s0 + (int)blockIdx.x * SWG * SKP >= npairs) return;
+  __shared__ double2 s_ab[SSPAN];
+  __shared__ float4 s_q[SSPAN];
+  const int p0 = s0 + (blockIdx.x * SWG + tid) * SKP;
+  double u[SKP], x[SKP], y0[SKP], y1[SKP]; float er[SKP], ei[SKP], o_r[SKP], oi[SKP];
+#pragma unroll
+  for (int i = 0; i < SKP; i++) {
+    int p = min(p0 + i, npairs - 1);
+    x[i] = xt[p]; u[i] = x[i] * x[i]; y1[i] = seed[(size_t)m * npairs + p]; y0[i] = 0.0;
+    er[i] = ei[i] = o_r[i] = oi[i] = 0.0f;
+  }
+  const int qo = m * (2 * L + 3 - m) / 2;
+  const int mo = moff[m];
+  for (int k0 = 0; k0 <= K; k0 += SSPAN) {
+    __syncthreads();
+    if (tid < SSPAN) {
+      int k = k0 + tid;
+      double2 c = ab[mo + k];
+      double4 e = ec[mo + k];
+      int l = m + 2 * k;
+      float2 qa = (l <= L) ? q[qo + 2 * k] : make_float2(0.f, 0.f);
+      float2 qc = (l + 1 <= L) ? q[qo + 2 * k + 1] : make_float2(0.f, 0.f);
+      float2 qb = (l + 2 <= L) ? q[qo + 2 * k + 2] : make_float2(0.f, 0.f);
+      s_ab[tid] = c;
+      s_q[tid] = make_float4((float)(e.x * qa.x + e.y * qb.x), (float)(e.x * qa.y + e.y * qb.y), (float)(e.z * qc.x), (float)(e.z * qc.y));
+    }
+    __syncthreads();
+    const int n = min(SSPAN, K + 1 - k0);
+    for (int j = 0; j < n; j += 4) {
+#pragma unroll
+      for (int jj = 0; jj < 4; jj++) {
+        double2 c = s_ab[j + jj];
+        float4 qq = s_q[j + jj];
+#pragma unroll
+        for (int i = 0; i < SKP; i++) {
+          float yf = __double2float_rn(y1[i]);
+          er[i] = fmaf(yf, qq.x, er[i]); ei[i] = fmaf(yf, qq.y, ei[i]);
+          o_r[i] = fmaf(yf, qq.z, o_r[i]); oi[i] = fmaf(yf, qq.w, oi[i]);
+          double t = fma(c.x, u[i], c.y);
+          double yn = fma(t, y1[i], y0[i]);
+          y0[i] = y1[i]; y1[i] = yn;
+        }
+      }
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < SKP; i++) {
+    int p = p0 + i;
+    if (p < npairs) {
+      F[(size_t)p * mc + m] = make_float2((float)(er[i] + x[i] * o_r[i]), (float)(ei[i] + x[i] * oi[i]));
+      int ps = nlat - 1 - p;
+      if (ps != p) F[(size_t)ps * mc + m] = make_float2((float)(er[i] - x[i] * o_r[i]), (float)(ei[i] - x[i] * oi[i]));
+    }
+  }
+}
+
 extern "C" __global__ void __launch_bounds__(AT) analys(
     const double2* __restrict__ ab, const double4* __restrict__ ec, const float2* __restrict__ F,
     const double* __restrict__ xt, const double* __restrict__ wt, const double* __restrict__ seed,

@@ -37,7 +37,7 @@ def main():
     t = time.time(); T = tables(L); print(f"tables {time.time()-t:.1f}s", flush=True)
     src = open(os.path.join(os.path.dirname(__file__), "proto.cu")).read()
     mod = cp.RawModule(code=src, options=(f"-DSKP={skp}", f"-DAKP={akp}", f"-DAT={at}", f"-DASPAN={aspan}", "-lineinfo"))
-    ks, ka = mod.get_function("synth"), mod.get_function(os.environ.get("AK", "analys"))
+    ks, ka = mod.get_function(os.environ.get("SK", "synth")), mod.get_function(os.environ.get("AK", "analys"))
     for nm, kf in (("synth", ks), (os.environ.get("AK", "analys"), ka)):
         print(nm, "regs", kf.attributes["num_regs"], "local", kf.attributes["local_size_bytes"], flush=True)
     n, mc, nlat = T["n"], T["mc"], T["nlat"]
