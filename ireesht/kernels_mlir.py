@@ -80,6 +80,12 @@ CORE_PARTS = {"leg_synth": ("polar", "scaling", "recurrence", "synth_grid"),
               "leg_analys": ("polar", "scaling", "recurrence")}
 # (pair, field) slots of a leg_synth_ishioka thread: float64 vectors of four at most
 ISHIOKA_SLOTS = 4
+# fields per thread from which leg_synth_ishioka sums a float32 plan in float32 (each value
+# rounded once per step): with four fields float64 sums took 1937 us at lmax 1023 on an
+# H200, float32 ones 1097 us (error 1.2e-6 from the float32 scheme's result, roundtrip
+# 1.17e-6 against its 1.55e-6; BENCHMARKS.md thirteenth run); one field keeps float64 sums
+# (float32 ones: 2-4% faster, error 2.5e-8 -> 5e-7 in the prototype)
+ISHIOKA_FLOAT32_SUMS = 2
 # The float64 state of leg_synth_ishioka.mlir carries y 2^(S k) as legendre.py's scheme, with
 # other bits: a seed keeps its true value (k = 0, live) down to 2^-LIVE, which every seed
 # the kernel runs is at lmax 1023 (at 2047 all but 4%), so that nearly every warp takes the
@@ -362,9 +368,10 @@ def _ishioka_synth_values(plan: Plan, v: dict, core: dict[str, str]) -> dict:
     out = {**v, "nf": nf, "kp": kp, "slots": kp * nf, "vote_group": VOTE_GROUP,
            "vote_flags": 2 * SYNTH_WG // VOTE_GROUP,
            "synth_gx": -(-plan.npairs // (SYNTH_WG * kp)), "synth_round": SYNTH_ROUND,
-           "expand_v": _expand(kp, kp * nf, "f64", True),
-           "expand_f": _expand(nf, kp * nf, "f64", False),
            **_ishioka_conversions(ft)}
+    at = "f32" if ft == "f32" and nf >= ISHIOKA_FLOAT32_SUMS else "f64"
+    out.update(at=at, expand_v=_expand(kp, kp * nf, at, True),
+               expand_f=_expand(nf, kp * nf, at, False), **_ishioka_sums(kp, at))
     b = ISHIOKA_SCALING
     # every seed the kernel runs is live: the careful loop is left out (its registers cut the
     # lean loop's occupancy: H200, lmax 1023, 74 -> 58 registers, stage 115 -> 105 us)
@@ -420,6 +427,18 @@ def _ishioka_conversions(ft: str) -> dict[str, str]:
         "          %y2 = arith.mulf %y, %p : f64",
         "          return %y2, %k2 : f64, i64"])
     return conv
+
+
+def _ishioka_sums(kp: int, at: str) -> dict[str, str]:
+    """Bodies of leg_synth_ishioka.mlir's ``@to_sums``, ``@sums_of`` and ``@sums64`` for sums
+    of type ``at``."""
+    if at == "f64":
+        return {"to_sums": f"          return %v : vector<{kp}xf64>",
+                "sums_of": "          return %v : f64", "sums64": "          return %v : f64"}
+    return {"to_sums": f"          %w = arith.truncf %v : vector<{kp}xf64> to vector<{kp}xf32>\n"
+                       f"          return %w : vector<{kp}xf32>",
+            "sums_of": "          %w = arith.truncf %v : f64 to f32\n          return %w : f32",
+            "sums64": "          %w = arith.extf %v : f32 to f64\n          return %w : f64"}
 
 
 def stage_template(plan: Plan, stage: str) -> Path:

@@ -44,10 +44,10 @@ ISHIOKA_SYNTH_TABLES = ("xtab", "seedtab", "polar", "chain", "twiddle")
 # for now of the synthesis only. "auto" takes "ishioka" on CUDA with one field per thread:
 # datacenter GPUs run float64 at half the float32 rate (H200, one field, Legendre synthesis
 # stage: lmax 1023 145 -> 105 us, 2047 925 -> 781 us, float32 error 1.1e-6 -> 1.2e-7;
-# float64 plans 204 -> 109 us at 1023, BENCHMARKS.md thirteenth run). Fields sharing a
-# recurrence make float64 sums the larger cost (16 fields, four per thread, lmax 1023:
-# 1030 -> 1937 us), and consumer GPUs run float64 at 1/32 to 1/64 of the float32 rate
-# (Metal has none): "standard" there.
+# float64 plans 204 -> 109 us at 1023, BENCHMARKS.md thirteenth run). With fields sharing
+# a recurrence the sums are most of the work (16 fields, four per thread, lmax 1023: 1030
+# us with the standard scheme, 1937 with float64 sums, 1097 with float32 ones), and consumer
+# GPUs run float64 at 1/32 to 1/64 of the float32 rate (Metal has none): "standard" there.
 RECURRENCES = ("standard", "ishioka")
 ISHIOKA_TARGETS = ("cuda", "vulkan")
 

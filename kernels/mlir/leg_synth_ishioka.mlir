@@ -8,11 +8,12 @@
 // (legendre_core.mlir). A string.Template rendered by ireesht/kernels_mlir.py.
 //
 // A thread owns ${kp} adjacent latitude pairs and ${nf} fields: accumulators
-// vector<${slots}xf64>, slot i ${nf} + f for pair i and field f, of the even and odd parts,
-// re and im apart. Steps run in spans of 32 (64 degrees) whose coefficients are staged in
-// workgroup memory; per span each vote group (a warp on NVIDIA) takes the lean loop once all
-// its pairs carry true values, else the careful loop (rescaling checked every 8 steps), which
-// plans whose seeds all start live leave out.
+// vector<${slots}x${at}>, slot i ${nf} + f for pair i and field f, of the even and odd parts,
+// re and im apart (float32 for float32 plans with several fields per thread, each value
+// rounded once: there the sums are most of the work). Steps run in spans of 32 (64
+// degrees) whose coefficients are staged in workgroup memory; per span each vote group (a
+// warp on NVIDIA) takes the lean loop once all its pairs carry true values, else the careful
+// loop (rescaling checked every 8 steps), which plans whose seeds all start live leave out.
   hal.executable private @${exe} {
     hal.executable.variant public @v target(${target}) {
       hal.executable.export public @main ordinal(0) layout(#leg_synth_layout)
@@ -33,6 +34,18 @@ ${widen}
 ${narrow}
         }
 
+        // The values into the sums' type (${at}: float64, or float32 with ${nf} fields per
+        // thread, ireesht/kernels_mlir.py), a staged coefficient into it, and a sum back.
+        func.func private @to_sums(%v: vector<${kp}xf64>) -> vector<${kp}x${at}> {
+${to_sums}
+        }
+        func.func private @sums_of(%v: f64) -> ${at} {
+${sums_of}
+        }
+        func.func private @sums64(%v: ${at}) -> f64 {
+${sums64}
+        }
+
         // A seed (y, k) of the plan's seed table as the float64 state (y', k'), the same
         // value (exact: times a power of two) on the state's scale
         // (ireesht/kernels_mlir.py ISHIOKA_SCALING).
@@ -42,10 +55,10 @@ ${seed64}
 
         // vector<${kp}> of pair values, and vector<${nf}> of field values, spread over the
         // (pair, field) slots: slot i ${nf} + f.
-        func.func private @expand_v(%v: vector<${kp}xf64>) -> vector<${slots}xf64> {
+        func.func private @expand_v(%v: vector<${kp}x${at}>) -> vector<${slots}x${at}> {
 ${expand_v}
         }
-        func.func private @expand_f(%v: vector<${nf}xf64>) -> vector<${slots}xf64> {
+        func.func private @expand_f(%v: vector<${nf}x${at}>) -> vector<${slots}x${at}> {
 ${expand_f}
         }
 
@@ -111,10 +124,10 @@ ${expand_f}
         // y_{k+1} = (alpha u + beta) y_k + y_{k-1}. Returns (y_{k+1}, y_k, sums).
         func.func private @one(%careful: i1, %u: vector<${kp}xf64>,
             %ab_s: memref<32x2xf64, #gpu.address_space<workgroup>>,
-            %q_s: memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>, %j: index,
+            %q_s: memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>, %j: index,
             %y1: vector<${kp}xf64>, %y0: vector<${kp}xf64>, %sk: vector<${kp}xf64>,
-            %er: vector<${slots}xf64>, %ei: vector<${slots}xf64>, %or: vector<${slots}xf64>, %oi: vector<${slots}xf64>)
-            -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>) {
+            %er: vector<${slots}x${at}>, %ei: vector<${slots}x${at}>, %or: vector<${slots}x${at}>, %oi: vector<${slots}x${at}>)
+            -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>) {
           %c0 = arith.constant 0 : index
           %c1 = arith.constant 1 : index
           %c2 = arith.constant 2 : index
@@ -125,19 +138,20 @@ ${expand_f}
           } else {
             scf.yield %y1 : vector<${kp}xf64>
           }
-          %ve = func.call @expand_v(%v) : (vector<${kp}xf64>) -> vector<${slots}xf64>
-          %qer = vector.load %q_s[%j, %c0, %c0] : memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>, vector<${nf}xf64>
-          %qei = vector.load %q_s[%j, %c1, %c0] : memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>, vector<${nf}xf64>
-          %qor = vector.load %q_s[%j, %c2, %c0] : memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>, vector<${nf}xf64>
-          %qoi = vector.load %q_s[%j, %c3, %c0] : memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>, vector<${nf}xf64>
-          %wer = func.call @expand_f(%qer) : (vector<${nf}xf64>) -> vector<${slots}xf64>
-          %wei = func.call @expand_f(%qei) : (vector<${nf}xf64>) -> vector<${slots}xf64>
-          %wor = func.call @expand_f(%qor) : (vector<${nf}xf64>) -> vector<${slots}xf64>
-          %woi = func.call @expand_f(%qoi) : (vector<${nf}xf64>) -> vector<${slots}xf64>
-          %er2 = math.fma %ve, %wer, %er : vector<${slots}xf64>
-          %ei2 = math.fma %ve, %wei, %ei : vector<${slots}xf64>
-          %or2 = math.fma %ve, %wor, %or : vector<${slots}xf64>
-          %oi2 = math.fma %ve, %woi, %oi : vector<${slots}xf64>
+          %va = func.call @to_sums(%v) : (vector<${kp}xf64>) -> vector<${kp}x${at}>
+          %ve = func.call @expand_v(%va) : (vector<${kp}x${at}>) -> vector<${slots}x${at}>
+          %qer = vector.load %q_s[%j, %c0, %c0] : memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>, vector<${nf}x${at}>
+          %qei = vector.load %q_s[%j, %c1, %c0] : memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>, vector<${nf}x${at}>
+          %qor = vector.load %q_s[%j, %c2, %c0] : memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>, vector<${nf}x${at}>
+          %qoi = vector.load %q_s[%j, %c3, %c0] : memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>, vector<${nf}x${at}>
+          %wer = func.call @expand_f(%qer) : (vector<${nf}x${at}>) -> vector<${slots}x${at}>
+          %wei = func.call @expand_f(%qei) : (vector<${nf}x${at}>) -> vector<${slots}x${at}>
+          %wor = func.call @expand_f(%qor) : (vector<${nf}x${at}>) -> vector<${slots}x${at}>
+          %woi = func.call @expand_f(%qoi) : (vector<${nf}x${at}>) -> vector<${slots}x${at}>
+          %er2 = math.fma %ve, %wer, %er : vector<${slots}x${at}>
+          %ei2 = math.fma %ve, %wei, %ei : vector<${slots}x${at}>
+          %or2 = math.fma %ve, %wor, %or : vector<${slots}x${at}>
+          %oi2 = math.fma %ve, %woi, %oi : vector<${slots}x${at}>
           %ab = vector.load %ab_s[%j, %c0] : memref<32x2xf64, #gpu.address_space<workgroup>>, vector<2xf64>
           %al = vector.extract %ab[0] : f64 from vector<2xf64>
           %be = vector.extract %ab[1] : f64 from vector<2xf64>
@@ -146,7 +160,7 @@ ${expand_f}
           %t = math.fma %alv, %u, %bev : vector<${kp}xf64>
           %y = math.fma %t, %y1, %y0 : vector<${kp}xf64>
           return %y, %y1, %er2, %ei2, %or2, %oi2
-              : vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>
+              : vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>
         }
 
         // Steps 0 .. %cnt4 - 1 of the span (k = %base + j), four per iteration, then the
@@ -154,10 +168,10 @@ ${expand_f}
         // each call site.
         func.func private @span(%careful: i1, %u: vector<${kp}xf64>,
             %ab_s: memref<32x2xf64, #gpu.address_space<workgroup>>,
-            %q_s: memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>, %base: index, %cnt4: index,
+            %q_s: memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>, %base: index, %cnt4: index,
             %y1: vector<${kp}xf64>, %y0: vector<${kp}xf64>, %k: vector<${kp}xi64>,
-            %er: vector<${slots}xf64>, %ei: vector<${slots}xf64>, %or: vector<${slots}xf64>, %oi: vector<${slots}xf64>)
-            -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>) {
+            %er: vector<${slots}x${at}>, %ei: vector<${slots}x${at}>, %or: vector<${slots}x${at}>, %oi: vector<${slots}x${at}>)
+            -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>) {
           %c0 = arith.constant 0 : index
           %c1 = arith.constant 1 : index
           %c2 = arith.constant 2 : index
@@ -166,33 +180,33 @@ ${expand_f}
           %sk0 = func.call @live_factor(%k) : (vector<${kp}xi64>) -> vector<${kp}xf64>
           %r:8 = scf.for %j = %c0 to %cnt4 step %c4
               iter_args(%a1 = %y1, %a0 = %y0, %ak = %k, %sk = %sk0, %a3 = %er, %a4 = %ei, %a5 = %or, %a6 = %oi)
-              -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${kp}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>) {
+              -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${kp}xf64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>) {
             %s0:6 = func.call @one(%careful, %u, %ab_s, %q_s, %j, %a1, %a0, %sk, %a3, %a4, %a5, %a6)
-                : (i1, vector<${kp}xf64>, memref<32x2xf64, #gpu.address_space<workgroup>>, memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>, index,
-                   vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>)
-                  -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>)
+                : (i1, vector<${kp}xf64>, memref<32x2xf64, #gpu.address_space<workgroup>>, memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>, index,
+                   vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>)
+                  -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>)
             %j1 = arith.addi %j, %c1 : index
             %s1:6 = func.call @one(%careful, %u, %ab_s, %q_s, %j1, %s0#0, %s0#1, %sk, %s0#2, %s0#3, %s0#4, %s0#5)
-                : (i1, vector<${kp}xf64>, memref<32x2xf64, #gpu.address_space<workgroup>>, memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>, index,
-                   vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>)
-                  -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>)
+                : (i1, vector<${kp}xf64>, memref<32x2xf64, #gpu.address_space<workgroup>>, memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>, index,
+                   vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>)
+                  -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>)
             %j2 = arith.addi %j, %c2 : index
             %s2:6 = func.call @one(%careful, %u, %ab_s, %q_s, %j2, %s1#0, %s1#1, %sk, %s1#2, %s1#3, %s1#4, %s1#5)
-                : (i1, vector<${kp}xf64>, memref<32x2xf64, #gpu.address_space<workgroup>>, memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>, index,
-                   vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>)
-                  -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>)
+                : (i1, vector<${kp}xf64>, memref<32x2xf64, #gpu.address_space<workgroup>>, memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>, index,
+                   vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>)
+                  -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>)
             %j3 = arith.addi %j, %c3 : index
             %s3:6 = func.call @one(%careful, %u, %ab_s, %q_s, %j3, %s2#0, %s2#1, %sk, %s2#2, %s2#3, %s2#4, %s2#5)
-                : (i1, vector<${kp}xf64>, memref<32x2xf64, #gpu.address_space<workgroup>>, memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>, index,
-                   vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>)
-                  -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>)
+                : (i1, vector<${kp}xf64>, memref<32x2xf64, #gpu.address_space<workgroup>>, memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>, index,
+                   vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>)
+                  -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>)
             %rs:4 = func.call @checkpoint(%careful, %base, %j, %s3#0, %s3#1, %ak, %sk)
                 : (i1, index, index, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${kp}xf64>) -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${kp}xf64>)
             scf.yield %rs#0, %rs#1, %rs#2, %rs#3, %s3#2, %s3#3, %s3#4, %s3#5
-                : vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${kp}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>
+                : vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${kp}xf64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>
           }
           return %r#0, %r#1, %r#2, %r#4, %r#5, %r#6, %r#7
-              : vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>
+              : vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>
         }
 
         // F of the fields of the thread's pairs, rounded once to the plan's type: the even
@@ -200,7 +214,7 @@ ${expand_f}
         func.func private @store(
             %F: memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
             %p0: index, %nlat: index, %npairs: index, %nfields: index, %b0: index, %m: index, %x: vector<${kp}xf64>,
-            %er: vector<${slots}xf64>, %ei: vector<${slots}xf64>, %or: vector<${slots}xf64>, %oi: vector<${slots}xf64>) {
+            %er: vector<${slots}x${at}>, %ei: vector<${slots}x${at}>, %or: vector<${slots}x${at}>, %oi: vector<${slots}x${at}>) {
           %c0 = arith.constant 0 : index
           %c1 = arith.constant 1 : index
           %ckp = arith.constant ${kp} : index
@@ -219,10 +233,14 @@ ${expand_f}
                 %in = arith.cmpi ult, %b, %nfields : index
                 scf.if %in {
                   %s = arith.addi %slot0, %f : index
-                  %vr = vector.extract %er[%s] : f64 from vector<${slots}xf64>
-                  %vi = vector.extract %ei[%s] : f64 from vector<${slots}xf64>
-                  %wr = vector.extract %or[%s] : f64 from vector<${slots}xf64>
-                  %wi = vector.extract %oi[%s] : f64 from vector<${slots}xf64>
+                  %vr0 = vector.extract %er[%s] : ${at} from vector<${slots}x${at}>
+                  %vi0 = vector.extract %ei[%s] : ${at} from vector<${slots}x${at}>
+                  %wr0 = vector.extract %or[%s] : ${at} from vector<${slots}x${at}>
+                  %wi0 = vector.extract %oi[%s] : ${at} from vector<${slots}x${at}>
+                  %vr = func.call @sums64(%vr0) : (${at}) -> f64
+                  %vi = func.call @sums64(%vi0) : (${at}) -> f64
+                  %wr = func.call @sums64(%wr0) : (${at}) -> f64
+                  %wi = func.call @sums64(%wi0) : (${at}) -> f64
                   %nr = math.fma %xi, %wr, %vr : f64
                   %ni = math.fma %xi, %wi, %vi : f64
                   %nr1 = func.call @narrow(%nr) : (f64) -> ${ft}
@@ -252,7 +270,7 @@ ${expand_f}
         func.func private @stage(%chain: memref<?x5xf64, #hal.descriptor_type<storage_buffer>>,
             %q: memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
             %ab_s: memref<32x2xf64, #gpu.address_space<workgroup>>,
-            %q_s: memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>,
+            %q_s: memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>,
             %lid: index, %base: index, %nsteps: index, %row0: index, %m: index, %lmax: index,
             %mstart: index, %nfields: index, %b0: index) {
           %c0 = arith.constant 0 : index
@@ -317,10 +335,14 @@ ${expand_f}
             %ei = math.fma %e1, %ai, %bei : f64
             %or = arith.mulf %g, %cr : f64
             %oi = arith.mulf %g, %ci : f64
-            memref.store %er, %q_s[%lid, %c0, %f] : memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>
-            memref.store %ei, %q_s[%lid, %c1, %f] : memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>
-            memref.store %or, %q_s[%lid, %c2, %f] : memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>
-            memref.store %oi, %q_s[%lid, %c3, %f] : memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>
+            %ser = func.call @sums_of(%er) : (f64) -> ${at}
+            %sei = func.call @sums_of(%ei) : (f64) -> ${at}
+            %sor = func.call @sums_of(%or) : (f64) -> ${at}
+            %soi = func.call @sums_of(%oi) : (f64) -> ${at}
+            memref.store %ser, %q_s[%lid, %c0, %f] : memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>
+            memref.store %sei, %q_s[%lid, %c1, %f] : memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>
+            memref.store %sor, %q_s[%lid, %c2, %f] : memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>
+            memref.store %soi, %q_s[%lid, %c3, %f] : memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>
           }
           return
         }
@@ -338,7 +360,7 @@ ${expand_f}
           %cnf = arith.constant ${nf} : index
           %true = arith.constant true
           %false = arith.constant false
-          %z4 = arith.constant dense<0.0> : vector<${slots}xf64>
+          %z4 = arith.constant dense<0.0> : vector<${slots}x${at}>
           %zk = arith.constant dense<0.0> : vector<${kp}xf64>
           %pc0 = hal.interface.constant.load layout(#leg_synth_layout) ordinal(0) : i32
           %pc1 = hal.interface.constant.load layout(#leg_synth_layout) ordinal(1) : i32
@@ -377,7 +399,7 @@ ${expand_f}
 
           // one span of 32 steps staged in workgroup memory, read by every thread
           %ab_s = memref.alloc() : memref<32x2xf64, #gpu.address_space<workgroup>>
-          %q_s = memref.alloc() : memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>
+          %q_s = memref.alloc() : memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>
 
           %lid = gpu.thread_id x
           %hx = hal.interface.workgroup.id[0] : index
@@ -432,7 +454,7 @@ ${expand_f}
           %st:8 = scf.for %base = %c0 to %nsteps step %c32
               iter_args(%y1 = %yseed, %y0 = %zk, %k = %k0, %er = %z4, %ei = %z4, %or = %z4, %oi = %z4, %n = %n0)
               -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>,
-                  vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, index) {
+                  vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, index) {
             gpu.barrier  // the previous span is consumed
             // a thread past the last pair runs no step, and votes live
             %mine0 = func.call @live(%k) : (vector<${kp}xi64>) -> i1
@@ -441,7 +463,7 @@ ${expand_f}
             scf.if %lo {
               func.call @stage(%chain, %q, %ab_s, %q_s, %lid, %base, %nsteps, %row0, %m, %lmax, %mstart, %nfields, %b0)
                   : (memref<?x5xf64, #hal.descriptor_type<storage_buffer>>, memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
-                     memref<32x2xf64, #gpu.address_space<workgroup>>, memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>,
+                     memref<32x2xf64, #gpu.address_space<workgroup>>, memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>,
                      index, index, index, index, index, index, index, index, index) -> ()
             }
             gpu.barrier
@@ -452,27 +474,27 @@ ${expand_f}
             %cnt4 = arith.select %idle, %c0, %cnt40 : index
             %voted = func.call @all_live(%flags, %n, %lid) : (memref<${vote_flags}xi32, #gpu.address_space<workgroup>>, index, index) -> i1
             %live = arith.ori %voted, %seeds_live : i1
-            %sp:7 = scf.if %live -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>) {
+            %sp:7 = scf.if %live -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>) {
               %w:7 = func.call @span(%false, %u, %ab_s, %q_s, %base, %cnt4, %y1, %y0, %k, %er, %ei, %or, %oi)
-                  : (i1, vector<${kp}xf64>, memref<32x2xf64, #gpu.address_space<workgroup>>, memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>, index, index,
-                     vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>)
-                    -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>)
-              scf.yield %w#0, %w#1, %w#2, %w#3, %w#4, %w#5, %w#6 : vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>
+                  : (i1, vector<${kp}xf64>, memref<32x2xf64, #gpu.address_space<workgroup>>, memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>, index, index,
+                     vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>)
+                    -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>)
+              scf.yield %w#0, %w#1, %w#2, %w#3, %w#4, %w#5, %w#6 : vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>
             } else {
               %w:7 = func.call @span(%true, %u, %ab_s, %q_s, %base, %cnt4, %y1, %y0, %k, %er, %ei, %or, %oi)
-                  : (i1, vector<${kp}xf64>, memref<32x2xf64, #gpu.address_space<workgroup>>, memref<32x4x${nf}xf64, #gpu.address_space<workgroup>>, index, index,
-                     vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>)
-                    -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>)
-              scf.yield %w#0, %w#1, %w#2, %w#3, %w#4, %w#5, %w#6 : vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>
+                  : (i1, vector<${kp}xf64>, memref<32x2xf64, #gpu.address_space<workgroup>>, memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>, index, index,
+                     vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>)
+                    -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>)
+              scf.yield %w#0, %w#1, %w#2, %w#3, %w#4, %w#5, %w#6 : vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>
             }
             %n1 = arith.addi %n, %c1 : index
             scf.yield %sp#0, %sp#1, %sp#2, %sp#3, %sp#4, %sp#5, %sp#6, %n1
-                : vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, index
+                : vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, index
           }
 
           func.call @store(%F, %p0, %nlat, %npairs, %nfields, %b0, %m, %x, %st#3, %st#4, %st#5, %st#6)
               : (memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, index, index, index, vector<${kp}xf64>,
-                 vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>, vector<${slots}xf64>) -> ()
+                 vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>) -> ()
           return
         }
       }
