@@ -139,11 +139,9 @@ def parts(plan: Plan, values: dict) -> dict[str, str]:
     ft = v["ft"]
     objs = kernel_objects(plan)
     arch = "arm_64" if baseline(plan) == "aarch64" else "x86_64"
-    tables = {
-        "xtab": f"{v['npairs']}x4", "seedtab": f"{v['nseed']}x2", "polar": f"{v['mc']}",
-        "coef": f"{v['nlm']}x4", "stab": f"{v['nlm']}", "wtab": f"{v['npairs']}",
-        "twiddle": f"{v['ntw']}x2",
-    }
+    from ireesht.pipeline import table_shapes
+
+    tables = {name: shape for name, (shape, _) in table_shapes(plan).items()}
     qshape, Fshape, fshape = f"?x{v['nlm']}x2", f"?x{v['nlat']}x{v['mc']}x2", f"?x{v['nlat']}x{v['nphi']}"
     leg = ["lmax", "mmax", "nlat", "npairs", "nlm", "nb"]
     fft = ["nlat", "nphi", "mc", "nb"]

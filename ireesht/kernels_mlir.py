@@ -296,7 +296,9 @@ def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
     out = {}
     for stage in STAGES:
         v = {**common, "exe": stage}
-        if stage == "leg_synth":
+        if stage == "leg_synth" and plan.recurrence == "ishioka":
+            v = _ishioka_synth_values(plan, v, core)
+        elif stage == "leg_synth":
             # (pair, field) slots: four, so nf = 4 takes one pair per thread, but on CUDA
             # grids of CUDA_SLOTS_PAIRS pairs and more two
             nf = plan.fields_per_thread
@@ -341,9 +343,7 @@ def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
                      value_block=min(values_, ANALYS_WG), one_piece="true" if count == 1 else "false",
                      contribute=_contribute(v["kp"], nf, values["ft"], rows * cols, lanes,
                                             value_stride))
-        if stage == "leg_synth" and plan.recurrence == "ishioka":
-            v = _ishioka_synth_values(plan, v, core)
-        elif "kp" in v:
+        if stage in CORE_PARTS and "legendre_core" not in v:  # the float32 scheme's
             v["legendre_core"] = _core(core, CORE_PARTS[stage], v)
         if stage in FFT_DIRECTIONS:
             fv = {**v, **FFT_DIRECTIONS[stage], **fft_calls}

@@ -386,7 +386,7 @@ def build(
         check_choice("targets", t, TARGETS)
         for cpu in (cpu_baselines if t == "cpu" else ("host",)):
             # "auto" resolves per target; a recurrence named is for the targets that run it
-            rec = recurrence if recurrence == "auto" or t in ISHIOKA_TARGETS else "auto"
+            rec = recurrence if t in ISHIOKA_TARGETS else "auto"
             plan = Plan.create(lmax, mmax, nlat, nphi, grid, t, dtype, kernels or "auto",
                                fields_per_thread, recurrence=rec)
             jobs.append(dataclasses.replace(plan, cpu=cpu))

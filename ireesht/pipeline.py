@@ -18,7 +18,7 @@ from pathlib import Path
 
 
 from ireesht import fourier, ishioka
-from ireesht.plan import STAGES, Plan, analys_fields_per_thread
+from ireesht.plan import ANALYS_TABLES, STAGES, Plan, analys_fields_per_thread
 from ireesht.resources import data_dir
 from types import ModuleType
 
@@ -33,39 +33,40 @@ def family(plan: Plan) -> ModuleType:
     return importlib.import_module(f"ireesht.kernels_{plan.kernels}")
 
 
-def table_types(plan: Plan) -> dict[str, str]:
-    """The MLIR tensor type of each table of ``plan.tables()`` (kernels/CONTRACT.md)."""
+def table_shapes(plan: Plan) -> dict[str, tuple[str, str]]:
+    """The shape (``"AxB"``) and MLIR element type of each table of ``plan.tables()``
+    (kernels/CONTRACT.md)."""
     ft = {"float32": "f32", "float64": "f64"}[plan.dtype]
     p, nlm = plan.npairs, plan.nlm
-    return {"xtab": f"tensor<{p}x4x{ft}>", "seedtab": f"tensor<{plan.mc * p}x2x{ft}>",
-            "polar": f"tensor<{plan.mc}x{ft}>", "coef": f"tensor<{nlm}x4x{ft}>",
-            "stab": f"tensor<{nlm}x{ft}>", "wtab": f"tensor<{p}x{ft}>",
-            "twiddle": f"tensor<{fourier.twiddle_rows(plan.nphi)}x2x{ft}>",
-            "chain": f"tensor<{ishioka.offset(plan.lmax, plan.mmax + 1)}x{ishioka.COLUMNS}xf64>"}
+    return {"xtab": (f"{p}x4", ft), "seedtab": (f"{plan.mc * p}x2", ft),
+            "polar": (f"{plan.mc}", ft), "coef": (f"{nlm}x4", ft), "stab": (f"{nlm}", ft),
+            "wtab": (f"{p}", ft), "twiddle": (f"{fourier.twiddle_rows(plan.nphi)}x2", ft),
+            "chain": (f"{ishioka.offset(plan.lmax, plan.mmax + 1)}x{ishioka.COLUMNS}", "f64")}
 
 
-def _synth_tables(plan: Plan) -> dict[str, str]:
-    """The synthesis's table parameters, arguments and types in pipeline.mlir and ops.mlir
-    (``plan.synth_tables``; the Legendre dispatch takes all but the twiddles)."""
-    types = table_types(plan)
-    names = plan.synth_tables
+def _tables(plan: Plan, fn: str, names: tuple[str, ...]) -> dict[str, str]:
+    """The table parameters, arguments and types of function ``fn`` ("synth" or "analys") in
+    pipeline.mlir, and of its Legendre dispatch in ops.mlir (all tables but the twiddles),
+    for the tables ``names`` in order."""
+    types = {k: f"tensor<{shape}x{et}>" for k, (shape, et) in table_shapes(plan).items()}
     leg = [n for n in names if n != "twiddle"]
-    return dict(
-        synth_table_params=", ".join(f"%{n}: {types[n]}" for n in names),
-        synth_table_args=", ".join(f"%{n}" for n in names),
-        synth_table_types=", ".join(types[n] for n in names),
-        leg_synth_table_args=", ".join(f"%{n}" for n in leg),
-        leg_synth_table_types=", ".join(types[n] for n in leg),
-        leg_synth_bindings="\n".join(f"  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // {n}"
-                                      for n in leg),
-    )
+    return {
+        f"{fn}_table_params": ", ".join(f"%{n}: {types[n]}" for n in names),
+        f"{fn}_table_args": ", ".join(f"%{n}" for n in names),
+        f"{fn}_table_types": ", ".join(types[n] for n in names),
+        f"leg_{fn}_table_args": ", ".join(f"%{n}" for n in leg),
+        f"leg_{fn}_table_types": ", ".join(types[n] for n in leg),
+        f"leg_{fn}_bindings": "\n".join(
+            f"  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // {n}" for n in leg),
+    }
 
 
 def template_values(plan: Plan) -> dict:
-    """The sizes every template may use (``${lmax}``, ``${npairs}``, ...), and the
-    synthesis's tables (``_synth_tables``)."""
+    """The sizes every template may use (``${lmax}``, ``${npairs}``, ...), and the tables
+    of both functions (``_tables``)."""
     return dict(
-        **_synth_tables(plan),
+        **_tables(plan, "synth", plan.synth_tables),
+        **_tables(plan, "analys", ANALYS_TABLES),
         ft={"float32": "f32", "float64": "f64"}[plan.dtype],
         lmax=plan.lmax,
         mmax=plan.mmax,
@@ -73,7 +74,6 @@ def template_values(plan: Plan) -> dict:
         nphi=plan.nphi,
         ntw=fourier.twiddle_rows(plan.nphi),
         npairs=plan.npairs,
-        nseed=plan.mc * plan.npairs,
         mc=plan.mc,
         nlm=plan.nlm,
         synth_nf=plan.fields_per_thread,

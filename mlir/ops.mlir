@@ -26,9 +26,8 @@ ${clauses_fft_synth}
 ${clauses_fft_analys}
 // stage: op_leg_analys
     %q = ${dispatch_leg_analys}(%lmax, %mmax, %nlat, %npairs, %nlm, %nb,
-                                         %xtab, %seedtab, %polar, %coef, %stab, %wtab, %F)
-        : (i32, i32, i32, i32, i32, i32, tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>,
-           tensor<${mc}x${ft}>, tensor<${nlm}x4x${ft}>, tensor<${nlm}x${ft}>, tensor<${npairs}x${ft}>,
+                                         ${leg_analys_table_args}, %F)
+        : (i32, i32, i32, i32, i32, i32, ${leg_analys_table_types},
            tensor<?x${nlat}x${mc}x2x${ft}>{%b})
           -> tensor<?x${nlm}x2x${ft}>{%b}
 ${clauses_leg_analys}

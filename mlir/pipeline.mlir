@@ -18,12 +18,7 @@ ${leg_synth_bindings}
   #hal.pipeline.binding<storage_buffer>             // F (result)
 ]>
 #leg_analys_layout = #hal.pipeline.layout<constants = 6, bindings = [
-  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // xtab
-  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // seedtab
-  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // polar
-  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // coef
-  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // stab
-  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // wtab
+${leg_analys_bindings}
   #hal.pipeline.binding<storage_buffer, ReadOnly>,  // F
   #hal.pipeline.binding<storage_buffer>             // q (result)
 ]>
@@ -49,9 +44,7 @@ ${op_fft_synth}
     return %f : tensor<?x${nlat}x${nphi}x${ft}>
   }
 
-  func.func private @analys_impl(%xtab: tensor<${npairs}x4x${ft}>, %seedtab: tensor<${nseed}x2x${ft}>,
-      %polar: tensor<${mc}x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
-      %wtab: tensor<${npairs}x${ft}>, %twiddle: tensor<${ntw}x2x${ft}>, %f: tensor<?x${nlat}x${nphi}x${ft}>,
+  func.func private @analys_impl(${analys_table_params}, %f: tensor<?x${nlat}x${nphi}x${ft}>,
       %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlm}x2x${ft}> {
     %c0 = arith.constant 0 : index
     %b = tensor.dim %F_ws, %c0 : tensor<?x${nlat}x${mc}x2x${ft}>
@@ -91,27 +84,21 @@ ${op_leg_analys}
     util.return %f : tensor<?x${nlat}x${nphi}x${ft}>
   }
 
-  func.func @analys(%xtab: tensor<${npairs}x4x${ft}>, %seedtab: tensor<${nseed}x2x${ft}>,
-      %polar: tensor<${mc}x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
-      %wtab: tensor<${npairs}x${ft}>, %twiddle: tensor<${ntw}x2x${ft}>, %f: tensor<?x${nlat}x${nphi}x${ft}>) -> tensor<?x${nlm}x2x${ft}> {
+  func.func @analys(${analys_table_params}, %f: tensor<?x${nlat}x${nphi}x${ft}>) -> tensor<?x${nlm}x2x${ft}> {
     %c0 = arith.constant 0 : index
     %b = tensor.dim %f, %c0 : tensor<?x${nlat}x${nphi}x${ft}>
     %F_ws = tensor.empty(%b) : tensor<?x${nlat}x${mc}x2x${ft}>
-    %q = call @analys_impl(%xtab, %seedtab, %polar, %coef, %stab, %wtab, %twiddle, %f, %F_ws)
-        : (tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>, tensor<${mc}x${ft}>, tensor<${nlm}x4x${ft}>,
-           tensor<${nlm}x${ft}>, tensor<${npairs}x${ft}>, tensor<${ntw}x2x${ft}>, tensor<?x${nlat}x${nphi}x${ft}>,
+    %q = call @analys_impl(${analys_table_args}, %f, %F_ws)
+        : (${analys_table_types}, tensor<?x${nlat}x${nphi}x${ft}>,
            tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlm}x2x${ft}>
     return %q : tensor<?x${nlm}x2x${ft}>
   }
 
-  util.func public @analys_async(%xtab: tensor<${npairs}x4x${ft}>, %seedtab: tensor<${nseed}x2x${ft}>,
-      %polar: tensor<${mc}x${ft}>, %coef: tensor<${nlm}x4x${ft}>, %stab: tensor<${nlm}x${ft}>,
-      %wtab: tensor<${npairs}x${ft}>, %twiddle: tensor<${ntw}x2x${ft}>, %f: tensor<?x${nlat}x${nphi}x${ft}>,
+  util.func public @analys_async(${analys_table_params}, %f: tensor<?x${nlat}x${nphi}x${ft}>,
       %q_out: tensor<?x${nlm}x2x${ft}> {iree.abi.output = 0 : index}, %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlm}x2x${ft}>
       attributes {iree.abi.model = "coarse-fences"} {
-    %q = func.call @analys_impl(%xtab, %seedtab, %polar, %coef, %stab, %wtab, %twiddle, %f, %F_ws)
-        : (tensor<${npairs}x4x${ft}>, tensor<${nseed}x2x${ft}>, tensor<${mc}x${ft}>, tensor<${nlm}x4x${ft}>,
-           tensor<${nlm}x${ft}>, tensor<${npairs}x${ft}>, tensor<${ntw}x2x${ft}>, tensor<?x${nlat}x${nphi}x${ft}>,
+    %q = func.call @analys_impl(${analys_table_args}, %f, %F_ws)
+        : (${analys_table_types}, tensor<?x${nlat}x${nphi}x${ft}>,
            tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlm}x2x${ft}>
     util.return %q : tensor<?x${nlm}x2x${ft}>
   }
