@@ -49,7 +49,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ireesht import legendre
+from ireesht import fourier, legendre
 from ireesht.legendre import RESCALE_BITS
 from ireesht.pipeline import split_sections
 from ireesht.plan import STAGES, SYNTH_WG, Plan, analys_fields_per_thread, analys_lane_group
@@ -214,10 +214,12 @@ def _contribute(kp: int, nf: int, ft: str, part: int, lane_group: int, stride: i
     return "\n".join(lines)
 
 
-def fft_pass_calls(ft: str) -> dict[str, str]:
-    """``radix4_calls`` and ``radix2_calls`` of fft_core.mlir: a pass unrolled over a thread's
-    butterflies tid + 128 q (q < 4 for radix 4, q < 8 for radix 2), each butterfly's outputs
-    in named values, all stored after the barrier."""
+def fft_pass_calls(ft: str, mixed: bool) -> dict[str, str]:
+    """``radix{2,3,4,5}_calls`` of fft_core.mlir: a pass unrolled over a thread's butterflies
+    tid + 128 q (q < 8 for radix 2, 6 for radix 3, 4 for radix 4 and 5), each butterfly's
+    outputs in named values, all stored after the barrier; and ``fft_mixed``. Without
+    ``mixed`` (``fourier.fft_mixed``) the radix-3 and radix-5 passes are left empty and the
+    kernels take the FFT for powers of two only."""
     sm = f"memref<4096x{ft}, #gpu.address_space<workgroup>>"
     tw = f"memref<?x{ft}, #hal.descriptor_type<storage_buffer>>"
     pad = " " * 12
@@ -228,6 +230,11 @@ def fft_pass_calls(ft: str) -> dict[str, str]:
                   ("%sm, %i{q}, %pm1, %p, %half", f"i1, {sm}, index, index, index, index")),
               2: (8, "%nb2", ("%sm, %i{q}, %nb2, %half", f"i1, {sm}, index, index, index"),
                   ("%sm, %i{q}, %half", f"i1, {sm}, index, index"))}
+    for radix, count in ((3, 6), (5, 4)):
+        passes[radix] = (count, f"%nb{radix}",
+                         (f"%sm, %tw, %i{{q}}, %nb{radix}, %half, %p, %p2, %tb",
+                          f"i1, {sm}, {tw}, index, index, index, index, index, index"),
+                         ("%sm, %i{q}, %p, %half", f"i1, {sm}, index, index, index"))
     out = {}
     for radix, (count, nb, (args, arg_types), (puts, put_types)) in passes.items():
         outs = ", ".join([ft] * 2 * radix)
@@ -241,7 +248,9 @@ def fft_pass_calls(ft: str) -> dict[str, str]:
                       f"{args.format(q=q)}) : ({arg_types}) -> ({outs})"]
             stores.append(f"{pad}func.call @put{radix}(%in{q}, {puts.format(q=q)}, {ys}) "
                           f": ({put_types}, {outs}) -> ()")
-        out[f"radix{radix}_calls"] = "\n".join(calls + [f"{pad}gpu.barrier"] + stores)
+        out[f"radix{radix}_calls"] = ("\n".join(calls + [f"{pad}gpu.barrier"] + stores)
+                                      if mixed or radix in (2, 4) else "")
+    out["fft_mixed"] = "true" if mixed else "false"
     return out
 
 
@@ -292,7 +301,7 @@ def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
     common = {**values, **FLOAT_FORMATS[values["ft"]], "target": "#target", "pipeline": pipeline}
     core = split_sections((kernels_dir() / "legendre_core.mlir").read_text(), "part")
     fft_parts = split_sections((kernels_dir() / "fft_core.mlir").read_text(), "part")
-    fft_calls = fft_pass_calls(values["ft"])
+    fft_calls = fft_pass_calls(values["ft"], fourier.fft_mixed(plan.nphi))
     out = {}
     for stage in STAGES:
         v = {**common, "exe": stage}

@@ -21,7 +21,7 @@ PLAN_SHAPES = [
     (40, 17, None, None, "gauss"),      # mmax < lmax
     (31, 31, 45, 64, "gauss"),          # nlat > lmax + 1, odd nlat
     (30, 30, 31, 62, "gauss"),          # odd nlat, non-power-of-two nphi (direct DFT)
-    (20, 12, 22, 30, "gauss"),          # non-power-of-two nphi, mmax < lmax
+    (20, 12, 22, 30, "gauss"),          # nphi 2 3 5 (radix 3, 5 FFT in the MLIR family), mmax < lmax
     (24, 24, 49, 50, "equiangular"),    # exact equiangular (nlat >= 2 lmax + 1), odd, poles
     (32, 32, 66, 128, "equiangular"),   # even equiangular nlat
 ]

@@ -143,18 +143,20 @@ MLIR_ANALYS = """
 """
 
 
-def mlir_plan(target: str, nl: int = 1, dtype: str = "float32") -> Plan:
-    """A plan of the MLIR family whose grid has NL = ``nl`` latitudes."""
-    return Plan(lmax=1, mmax=1, grid="gauss", nlat=nl, nphi=4, target=target, kernels="mlir",
-                dtype=dtype)
+def mlir_plan(target: str, nl: int = 1, dtype: str = "float32", nphi: int = 12) -> Plan:
+    """A plan of the MLIR family whose grid has NL = ``nl`` latitudes; by default an NP (12)
+    whose FFT takes a radix-3 pass, so that the kernels have every pass
+    (``fourier.fft_mixed``) and one serves every NP."""
+    return Plan(lmax=1, mmax=1, grid="gauss", nlat=nl, nphi=nphi, target=target,
+                kernels="mlir", dtype=dtype)
 
 
-def mlir_module(target: str, nls=NLS, dtype: str = "float32") -> str:
+def mlir_module(target: str, nls=NLS, dtype: str = "float32", nphi: int = 12) -> str:
     """The MLIR family's Fourier stages for ``target`` (cuda, metal, vulkan), one executable
     per NL, and the functions ``synth<NL>`` / ``analys<NL>`` that dispatch them."""
     parts = []
     for nl in nls:
-        plan = mlir_plan(target, nl, dtype)
+        plan = mlir_plan(target, nl, dtype, nphi)
         values = kernels_mlir.stage_values(plan, template_values(plan))
         for stage, wrapper in (("fft_synth", MLIR_SYNTH), ("fft_analys", MLIR_ANALYS)):
             v = {**values[stage], "exe": f"{stage}_{nl}", "nl": nl}
@@ -179,14 +181,17 @@ def load(family: str) -> Callable[..., np.ndarray]:
     return lambda name, nl, *args: session.to_numpy(session.call(f"{name}{nl}", *args))
 
 
-POW2 = [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]  # FFT path
-OTHER = [2, 6, 10, 12, 30, 97, 100]  # direct-DFT path: not a power of two, or too short
+POW2 = [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]  # FFT path of both families
+# NP / 2 a product of 2, 3 and 5: the MLIR family's FFT (radix 3 and 5 passes too), the WGSL
+# family's direct DFT (tests/test_mlir_fft.py has the long rows)
+SMOOTH = [6, 10, 12, 24, 30, 40, 90, 100, 360]
+OTHER = [2, 14, 97, 98]  # direct-DFT path of both: NP / 2 with a prime factor > 5, or too short
 SHAPES = [(nl, b) for nl in NLS for b in (1, 3)]  # (NL, B)
 
 
 def _cases() -> list:
     cases = []
-    for n in POW2 + OTHER:
+    for n in POW2 + SMOOTH + OTHER:
         mmax = (n - 1) // 2  # largest M with NP > 2M
         for m in sorted({mmax, n // 5, 0} if n <= 16 else {mmax, n // 5}):
             cases.append(pytest.param(n, m, SHAPES, id=f"NP{n}-M{m}"))

@@ -120,7 +120,7 @@ def test_synthesis_workgroups_in_snake_order(vulkan, rng):
     "lmax, kw",
     [
         (63, {}),
-        (31, dict(mmax=17, nlat=45, nphi=80, fields_per_thread=4)),  # odd nlat, direct DFT
+        (31, dict(mmax=17, nlat=45, nphi=80, fields_per_thread=4)),  # odd nlat, radix-5 FFT
         (24, dict(nlat=49, nphi=50, grid="equiangular")),
     ],
 )

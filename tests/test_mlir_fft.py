@@ -14,10 +14,17 @@ pytest.importorskip("iree.compiler")
 
 from test_fft_stages import check_analys, check_synth, load, mlir_module, mlir_plan  # noqa: E402
 
-from ireesht.kernels_mlir import compile_flags  # noqa: E402
-from ireesht.pipeline import compile_mlir  # noqa: E402
+from ireesht.kernels_mlir import compile_flags, stage_values  # noqa: E402
+from ireesht.pipeline import compile_mlir, template_values  # noqa: E402
+from ireesht.runtime import Session  # noqa: E402
 
 CASES = [
+    # long rows of the FFT path with radix 3 and 5 passes (NP / 2 = 2^a 3^b 5^c): the grids of
+    # weather models (1440, 2880), an odd NP / 2 with every radix-3 and radix-5 butterfly of a
+    # thread in use (4050: 2025 = 3^4 5^2), five radix-3 passes (3888)
+    *[pytest.param(n, m, [(1, 1), (3, 3)], id=f"NP{n}-M{m}")
+      for n, m in ((1440, 719), (1440, 360), (2880, 1439), (3000, 1499), (3888, 1943),
+                   (4050, 2024))],
     # two tiles of 2048 (F row / f row), and with S = 16 lanes per m in analysis
     pytest.param(5000, 3, [(1, 1), (3, 3)], id="NP5000-M3"),
     # 68k terms per thread in synthesis: lavapipe ends all loops of an invocation after 65535
@@ -59,3 +66,24 @@ def test_compiles_for_cuda_and_metal(tmp_path, target: str, dtype: str, marker: 
     assert len(kernels) == 2, kernels  # one per stage
     for path in kernels:
         assert marker in path.read_bytes(), path
+
+
+def test_power_of_two_plans_leave_radix_3_and_5_out(vulkan, rng: np.random.Generator) -> None:
+    """Rendered for a plan whose rows are a power of two, the Fourier kernels have no radix-3
+    or radix-5 passes (those hold registers the power-of-two FFT then lacks), and they take
+    the direct DFT for rows of other lengths: still right."""
+    for nphi, mixed in ((64, False), (1440, True), (12, True)):
+        plan = mlir_plan("vulkan", nphi=nphi)
+        values = stage_values(plan, template_values(plan))
+        for stage in ("fft_synth", "fft_analys"):
+            assert ("func.call @radix3(" in values[stage]["fft_core"]) == mixed
+            assert ("func.call @radix5(" in values[stage]["fft_core"]) == mixed
+    session = Session(compile_mlir(mlir_module("vulkan", nls=(3,), nphi=64),
+                                   compile_flags(mlir_plan("vulkan", nphi=64))), "vulkan")
+
+    def run(name, nl, *args):
+        return session.to_numpy(session.call(f"{name}{nl}", *args))
+
+    for n in (30, 64):
+        check_synth(run, rng, n, n // 2 - 1, [(3, 2)])
+        check_analys(run, rng, n, n // 2 - 1, [(3, 2)])

@@ -6,9 +6,11 @@
 // bindings 0 twiddle [NT][2] (NP rows, NP/2 more on the FAST path: ireesht/fourier.py),
 // 1 f [B][NL][NP], 2 F [B][NL][mc][2]; push constants NL, NP, mc, B; grid (NL, B, 1).
 // Same algorithm as kernels/wgsl/fft_analys.wgsl, which explains the math:
-//  * FAST, NP a power of two with 4 <= NP <= 4096: the row packed as z_n = f_2n + i f_2n+1,
-//    transformed by an NP/2-point Stockham FFT in workgroup memory (one radix-2 pass when
-//    log2(NP/2) is odd, then radix-4 passes), split into the spectrum of the real row.
+//  * FAST, NP even with 4 <= NP <= 4096 and NP/2 = 2^a 3^b 5^c (ireesht/fourier.py fft_path):
+//    the row packed as z_n = f_2n + i f_2n+1, transformed by an NP/2-point Stockham FFT in
+//    workgroup memory (one radix-2 pass when a is odd, radix-4 passes, then radix 3 and
+//    radix 5), split into the spectrum of the real row. The WGSL kernel takes this path for
+//    powers of two only.
 //  * DIRECT, any other NP (NP > 2M): band-limited DFT of the mc outputs only, the row staged in
 //    workgroup memory, twiddle[(m j) mod NP] advanced incrementally; for small mc, S lanes per
 //    m split the sum over j and a tree reduction joins them.
@@ -52,7 +54,6 @@ ${fft_funcs}
         %mc = arith.index_castui %mc_i : i32 to index
         %nb = arith.index_castui %nb_i : i32 to index
         %rows = arith.muli %nb, %nl : index
-        %npm1 = arith.subi %np, %c1 : index
         %fast, %ntw = func.call @fft_path(%np) : (index) -> (i1, index)
         %nf = arith.muli %rows, %np : index
         %rmc = arith.muli %rows, %mc : index
@@ -86,13 +87,14 @@ ${fft_funcs}
           gpu.barrier
 ${fft_core}
           // Split: E_m = (Z_m + conj Z_{n-m}) / 2 (even samples), O_m = (Z_m - conj Z_{n-m}) / 2i
-          // (odd samples), F_m = E_m + exp(-2 pi i m / NP) O_m. E, O are n-periodic, so the
-          // masked indices give the right (aliased) values for m >= n too.
+          // (odd samples), F_m = E_m + exp(-2 pi i m / NP) O_m, for m < n (the contract's
+          // NP > 2M; a larger m reads Z_{n-1}, in bounds).
           %nm1 = arith.subi %n, %c1 : index
           scf.for %m = %tid to %mc step %wg {
-            %ka = arith.andi %m, %nm1 : index
-            %nmm = arith.subi %n, %m : index
-            %kb = arith.andi %nmm, %nm1 : index
+            %ka = arith.minui %m, %nm1 : index
+            %nka = arith.subi %n, %ka : index
+            %k0 = arith.cmpi eq, %ka, %c0 : index
+            %kb = arith.select %k0, %c0, %nka : index
             %kah = arith.addi %ka, %half : index
             %kbh = arith.addi %kb, %half : index
             %zr = memref.load %sm[%ka] : memref<4096x${ft}, #gpu.address_space<workgroup>>
@@ -109,8 +111,7 @@ ${fft_core}
             %or = arith.mulf %di, %pt5 : ${ft}
             %ndr = arith.negf %dr : ${ft}
             %oi = arith.mulf %ndr, %pt5 : ${ft}
-            %km = arith.andi %m, %npm1 : index
-            %k2 = arith.muli %km, %c2 : index
+            %k2 = arith.muli %ka, %c2 : index
             %k21 = arith.addi %k2, %c1 : index
             %wr = memref.load %tw[%k2] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
             %wi = memref.load %tw[%k21] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>

@@ -5,27 +5,85 @@
         // registers until every thread has read its inputs (a loop over them kept the outputs
         // in vectors shifted at every step: more moves than arithmetic).
 
-        // Whether rows of %np points take the FAST path (NP a power of two, 4 <= NP <= 4096),
-        // and the floats of the twiddle table: NP rows, NP / 2 more on that path
-        // (ireesht/fourier.py).
+        // Whether rows of %np points take the FAST path (NP even, 4 <= NP <= 4096, NP / 2 a
+        // power of two, or with ${fft_mixed} a product of 2, 3 and 5), and the floats of the
+        // twiddle table: NP rows, NP / 2 more on that path (ireesht/fourier.py fft_path;
+        // fft_mixed: whether this kernel has radix-3 and radix-5 passes).
         func.func private @fft_path(%np: index) -> (i1, index) {
           %c0 = arith.constant 0 : index
           %c1 = arith.constant 1 : index
           %c2 = arith.constant 2 : index
           %c4 = arith.constant 4 : index
           %c4096 = arith.constant 4096 : index
-          %npm1 = arith.subi %np, %c1 : index
-          %npand = arith.andi %np, %npm1 : index
-          %ispow = arith.cmpi eq, %npand, %c0 : index
+          %true = arith.constant true
+          %npodd = arith.andi %np, %c1 : index
+          %even = arith.cmpi eq, %npodd, %c0 : index
           %ge4 = arith.cmpi uge, %np, %c4 : index
           %le = arith.cmpi ule, %np, %c4096 : index
-          %fast0 = arith.andi %ispow, %ge4 : i1
-          %fast = arith.andi %fast0, %le : i1
           %nhalf = arith.shrui %np, %c1 : index
+          %nm1 = arith.subi %nhalf, %c1 : index
+          %nand = arith.andi %nhalf, %nm1 : index
+          %ispow = arith.cmpi eq, %nand, %c0 : index
+          // a power of two; a product of 2, 3 and 5 only in a kernel with those passes
+          %mixed_ok = arith.constant ${fft_mixed}
+          %pow_only = arith.xori %mixed_ok, %true : i1
+          %easy = arith.ori %ispow, %pow_only : i1
+          %smooth = scf.if %easy -> (i1) {
+            scf.yield %ispow : i1
+          } else {
+            // NP <= 4096 is checked apart: 32-bit divisions (index ones take far longer)
+            %cap = arith.minui %nhalf, %c4096 : index
+            %negn = arith.subi %c0, %cap : index
+            %pow2 = arith.andi %cap, %negn : index
+            %odd = func.call @div32(%cap, %pow2) : (index, index) -> index
+            %c3 = arith.constant 3 : index
+            %r3 = func.call @strip(%odd, %c3) : (index, index) -> index
+            %c5 = arith.constant 5 : index
+            %r5 = func.call @strip(%r3, %c5) : (index, index) -> index
+            %one = arith.cmpi eq, %r5, %c1 : index
+            scf.yield %one : i1
+          }
+          %fast0 = arith.andi %even, %ge4 : i1
+          %fast1 = arith.andi %fast0, %le : i1
+          %fast = arith.andi %fast1, %smooth : i1
           %tail = arith.select %fast, %nhalf, %c0 : index
           %rows = arith.addi %np, %tail : index
           %ntw = arith.muli %rows, %c2 : index
           return %fast, %ntw : i1, index
+        }
+
+        // %v divided by %f as often as it divides (0 < %v < 2^32; 0 stays 0).
+        func.func private @strip(%v: index, %f: index) -> index {
+          %c0 = arith.constant 0 : index
+          %r = scf.while (%x = %v) : (index) -> index {
+            %rem = func.call @mod32(%x, %f) : (index, index) -> index
+            %divides = arith.cmpi eq, %rem, %c0 : index
+            %pos = arith.cmpi ugt, %x, %c0 : index
+            %go = arith.andi %divides, %pos : i1
+            scf.condition(%go) %x : index
+          } do {
+          ^bb0(%x: index):
+            %d = func.call @div32(%x, %f) : (index, index) -> index
+            scf.yield %d : index
+          }
+          return %r : index
+        }
+
+        // %a / %b and %a mod %b for operands below 2^32, in 32-bit arithmetic: a 64-bit
+        // index division is a long software routine on NVIDIA GPUs.
+        func.func private @div32(%a: index, %b: index) -> index {
+          %a32 = arith.index_castui %a : index to i32
+          %b32 = arith.index_castui %b : index to i32
+          %q = arith.divui %a32, %b32 : i32
+          %r = arith.index_castui %q : i32 to index
+          return %r : index
+        }
+        func.func private @mod32(%a: index, %b: index) -> index {
+          %a32 = arith.index_castui %a : index to i32
+          %b32 = arith.index_castui %b : index to i32
+          %m = arith.remui %a32, %b32 : i32
+          %r = arith.index_castui %m : i32 to index
+          return %r : index
         }
 
         // Radix-4 butterfly %i (when %in) of a pass with sub-transform length p (%pm1 = p - 1,
@@ -182,22 +240,277 @@
           }
           return
         }
+
+        // Radix-3 butterfly %i (when %in) of a pass with sub-transform length p (%p2 = 2 p),
+        // rotations exp(2 pi i r k / (3 p)) from %tw[%tb] (the pass's block of
+        // ireesht/fourier.py), %nbr = n / 3: y_r = sum_t x[i + t n/3] w^(t k) exp(${sign}2 pi i r t / 3).
+        func.func private @radix3(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
+            %i: index, %nbr: index, %half: index, %p: index, %p2: index, %tb: index) -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
+          %c1 = arith.constant 1 : index
+          %c2 = arith.constant 2 : index
+          %mhalf = arith.constant -0.5 : ${ft}
+          %d3 = arith.constant 0.86602540378443864676 : ${ft}  // sin(2 pi / 3)
+          %zero = arith.constant 0.0 : ${ft}
+          %one_s = arith.constant ${one_s} : ${ft}
+          %y:6 = scf.if %in -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
+            %k = func.call @mod32(%i, %p) : (index, index) -> index
+            %k2 = arith.muli %k, %c2 : index
+            %i1 = arith.addi %i, %nbr : index
+            %o2 = arith.muli %nbr, %c2 : index
+            %i2 = arith.addi %i, %o2 : index
+            %ih = arith.addi %i, %half : index
+            %a0r = memref.load %sm[%i] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %a0i = memref.load %sm[%ih] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %i1h = arith.addi %i1, %half : index
+            %b1r = memref.load %sm[%i1] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %b1i = memref.load %sm[%i1h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %t1 = arith.addi %tb, %k2 : index
+            %t11 = arith.addi %t1, %c1 : index
+            %w1r = memref.load %tw[%t1] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+            %w1i = memref.load %tw[%t11] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+            %s1i = arith.mulf %w1i, %one_s : ${ft}
+            %m1b = arith.mulf %b1i, %s1i : ${ft}
+            %m1c = arith.mulf %b1r, %s1i : ${ft}
+            %n1b = arith.negf %m1b : ${ft}
+            %a1r = math.fma %b1r, %w1r, %n1b : ${ft}
+            %a1i = math.fma %b1i, %w1r, %m1c : ${ft}
+            %i2h = arith.addi %i2, %half : index
+            %b2r = memref.load %sm[%i2] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %b2i = memref.load %sm[%i2h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %t2 = arith.addi %t1, %p2 : index
+            %t21 = arith.addi %t2, %c1 : index
+            %w2r = memref.load %tw[%t2] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+            %w2i = memref.load %tw[%t21] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+            %s2i = arith.mulf %w2i, %one_s : ${ft}
+            %m2b = arith.mulf %b2i, %s2i : ${ft}
+            %m2c = arith.mulf %b2r, %s2i : ${ft}
+            %n2b = arith.negf %m2b : ${ft}
+            %a2r = math.fma %b2r, %w2r, %n2b : ${ft}
+            %a2i = math.fma %b2i, %w2r, %m2c : ${ft}
+            %ur = arith.subf %a1r, %a2r : ${ft}
+            %ui = arith.subf %a1i, %a2i : ${ft}
+            %sr = arith.addf %a1r, %a2r : ${ft}
+            %si = arith.addf %a1i, %a2i : ${ft}
+            %y0r = arith.addf %a0r, %sr : ${ft}
+            %y0i = arith.addf %a0i, %si : ${ft}
+            // m = a0 - (a1 + a2) / 2; y1 = m + s i d (a1 - a2), y2 = m - s i d (a1 - a2)
+            %mr = math.fma %sr, %mhalf, %a0r : ${ft}
+            %mi = math.fma %si, %mhalf, %a0i : ${ft}
+            %dur = arith.mulf %ur, %d3 : ${ft}
+            %dui = arith.mulf %ui, %d3 : ${ft}
+            %y1r = arith.${minus_s} %mr, %dui : ${ft}
+            %y1i = arith.${plus_s} %mi, %dur : ${ft}
+            %y2r = arith.${plus_s} %mr, %dui : ${ft}
+            %y2i = arith.${minus_s} %mi, %dur : ${ft}
+            scf.yield %y0r, %y0i, %y1r, %y1i, %y2r, %y2i : ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}
+          } else {
+            scf.yield %zero, %zero, %zero, %zero, %zero, %zero : ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}
+          }
+          return %y#0, %y#1, %y#2, %y#3, %y#4, %y#5 : ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}
+        }
+
+        // The outputs of @radix3's butterfly %i to y[(i - k) 3 + k + r p], k = i mod p.
+        func.func private @put3(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %i: index, %p: index, %half: index,
+            %y0r: ${ft}, %y0i: ${ft}, %y1r: ${ft}, %y1i: ${ft}, %y2r: ${ft}, %y2i: ${ft}) {
+          %cr = arith.constant 3 : index
+          scf.if %in {
+            %k = func.call @mod32(%i, %p) : (index, index) -> index
+            %ik = arith.subi %i, %k : index
+            %ikr = arith.muli %ik, %cr : index
+            %j0 = arith.addi %ikr, %k : index
+            %j1 = arith.addi %j0, %p : index
+            %j2 = arith.addi %j1, %p : index
+            %j0h = arith.addi %j0, %half : index
+            memref.store %y0r, %sm[%j0] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            memref.store %y0i, %sm[%j0h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %j1h = arith.addi %j1, %half : index
+            memref.store %y1r, %sm[%j1] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            memref.store %y1i, %sm[%j1h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %j2h = arith.addi %j2, %half : index
+            memref.store %y2r, %sm[%j2] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            memref.store %y2i, %sm[%j2h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+          }
+          return
+        }
+
+        // Radix-5 butterfly %i (when %in) of a pass with sub-transform length p (%p2 = 2 p),
+        // rotations exp(2 pi i r k / (5 p)) from %tw[%tb] (the pass's block of
+        // ireesht/fourier.py), %nbr = n / 5: y_r = sum_t x[i + t n/5] w^(t k) exp(${sign}2 pi i r t / 5).
+        func.func private @radix5(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
+            %i: index, %nbr: index, %half: index, %p: index, %p2: index, %tb: index) -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
+          %c1 = arith.constant 1 : index
+          %c2 = arith.constant 2 : index
+          %c3 = arith.constant 3 : index
+          %c4 = arith.constant 4 : index
+          %c1f = arith.constant 0.30901699437494742410 : ${ft}  // cos(2 pi / 5)
+          %c2f = arith.constant -0.80901699437494742410 : ${ft}  // cos(4 pi / 5)
+          %d1f = arith.constant 0.95105651629515357212 : ${ft}  // sin(2 pi / 5)
+          %d2f = arith.constant 0.58778525229247312917 : ${ft}  // sin(4 pi / 5)
+          %nd1f = arith.constant -0.95105651629515357212 : ${ft}
+          %zero = arith.constant 0.0 : ${ft}
+          %one_s = arith.constant ${one_s} : ${ft}
+          %y:10 = scf.if %in -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
+            %k = func.call @mod32(%i, %p) : (index, index) -> index
+            %k2 = arith.muli %k, %c2 : index
+            %i1 = arith.addi %i, %nbr : index
+            %o2 = arith.muli %nbr, %c2 : index
+            %i2 = arith.addi %i, %o2 : index
+            %o3 = arith.muli %nbr, %c3 : index
+            %i3 = arith.addi %i, %o3 : index
+            %o4 = arith.muli %nbr, %c4 : index
+            %i4 = arith.addi %i, %o4 : index
+            %ih = arith.addi %i, %half : index
+            %a0r = memref.load %sm[%i] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %a0i = memref.load %sm[%ih] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %i1h = arith.addi %i1, %half : index
+            %b1r = memref.load %sm[%i1] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %b1i = memref.load %sm[%i1h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %t1 = arith.addi %tb, %k2 : index
+            %t11 = arith.addi %t1, %c1 : index
+            %w1r = memref.load %tw[%t1] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+            %w1i = memref.load %tw[%t11] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+            %s1i = arith.mulf %w1i, %one_s : ${ft}
+            %m1b = arith.mulf %b1i, %s1i : ${ft}
+            %m1c = arith.mulf %b1r, %s1i : ${ft}
+            %n1b = arith.negf %m1b : ${ft}
+            %a1r = math.fma %b1r, %w1r, %n1b : ${ft}
+            %a1i = math.fma %b1i, %w1r, %m1c : ${ft}
+            %i2h = arith.addi %i2, %half : index
+            %b2r = memref.load %sm[%i2] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %b2i = memref.load %sm[%i2h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %t2 = arith.addi %t1, %p2 : index
+            %t21 = arith.addi %t2, %c1 : index
+            %w2r = memref.load %tw[%t2] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+            %w2i = memref.load %tw[%t21] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+            %s2i = arith.mulf %w2i, %one_s : ${ft}
+            %m2b = arith.mulf %b2i, %s2i : ${ft}
+            %m2c = arith.mulf %b2r, %s2i : ${ft}
+            %n2b = arith.negf %m2b : ${ft}
+            %a2r = math.fma %b2r, %w2r, %n2b : ${ft}
+            %a2i = math.fma %b2i, %w2r, %m2c : ${ft}
+            %i3h = arith.addi %i3, %half : index
+            %b3r = memref.load %sm[%i3] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %b3i = memref.load %sm[%i3h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %t3 = arith.addi %t2, %p2 : index
+            %t31 = arith.addi %t3, %c1 : index
+            %w3r = memref.load %tw[%t3] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+            %w3i = memref.load %tw[%t31] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+            %s3i = arith.mulf %w3i, %one_s : ${ft}
+            %m3b = arith.mulf %b3i, %s3i : ${ft}
+            %m3c = arith.mulf %b3r, %s3i : ${ft}
+            %n3b = arith.negf %m3b : ${ft}
+            %a3r = math.fma %b3r, %w3r, %n3b : ${ft}
+            %a3i = math.fma %b3i, %w3r, %m3c : ${ft}
+            %i4h = arith.addi %i4, %half : index
+            %b4r = memref.load %sm[%i4] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %b4i = memref.load %sm[%i4h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %t4 = arith.addi %t3, %p2 : index
+            %t41 = arith.addi %t4, %c1 : index
+            %w4r = memref.load %tw[%t4] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+            %w4i = memref.load %tw[%t41] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+            %s4i = arith.mulf %w4i, %one_s : ${ft}
+            %m4b = arith.mulf %b4i, %s4i : ${ft}
+            %m4c = arith.mulf %b4r, %s4i : ${ft}
+            %n4b = arith.negf %m4b : ${ft}
+            %a4r = math.fma %b4r, %w4r, %n4b : ${ft}
+            %a4i = math.fma %b4i, %w4r, %m4c : ${ft}
+            %u1r = arith.addf %a1r, %a4r : ${ft}
+            %u1i = arith.addf %a1i, %a4i : ${ft}
+            %v1r = arith.subf %a1r, %a4r : ${ft}
+            %v1i = arith.subf %a1i, %a4i : ${ft}
+            %u2r = arith.addf %a2r, %a3r : ${ft}
+            %u2i = arith.addf %a2i, %a3i : ${ft}
+            %v2r = arith.subf %a2r, %a3r : ${ft}
+            %v2i = arith.subf %a2i, %a3i : ${ft}
+            %u12r = arith.addf %u1r, %u2r : ${ft}
+            %u12i = arith.addf %u1i, %u2i : ${ft}
+            %y0r = arith.addf %a0r, %u12r : ${ft}
+            %y0i = arith.addf %a0i, %u12i : ${ft}
+            // m1 = a0 + c1 u1 + c2 u2, n1 = d1 v1 + d2 v2: y1 = m1 + s i n1, y4 = m1 - s i n1;
+            // m2 = a0 + c2 u1 + c1 u2, n2 = d2 v1 - d1 v2: y2 = m2 + s i n2, y3 = m2 - s i n2
+            %m1r0 = math.fma %u1r, %c1f, %a0r : ${ft}
+            %m1r = math.fma %u2r, %c2f, %m1r0 : ${ft}
+            %m1i0 = math.fma %u1i, %c1f, %a0i : ${ft}
+            %m1i = math.fma %u2i, %c2f, %m1i0 : ${ft}
+            %m2r0 = math.fma %u1r, %c2f, %a0r : ${ft}
+            %m2r = math.fma %u2r, %c1f, %m2r0 : ${ft}
+            %m2i0 = math.fma %u1i, %c2f, %a0i : ${ft}
+            %m2i = math.fma %u2i, %c1f, %m2i0 : ${ft}
+            %n1r0 = arith.mulf %v1r, %d1f : ${ft}
+            %n1r = math.fma %v2r, %d2f, %n1r0 : ${ft}
+            %n1i0 = arith.mulf %v1i, %d1f : ${ft}
+            %n1i = math.fma %v2i, %d2f, %n1i0 : ${ft}
+            %n2r0 = arith.mulf %v1r, %d2f : ${ft}
+            %n2r = math.fma %v2r, %nd1f, %n2r0 : ${ft}
+            %n2i0 = arith.mulf %v1i, %d2f : ${ft}
+            %n2i = math.fma %v2i, %nd1f, %n2i0 : ${ft}
+            %y1r = arith.${minus_s} %m1r, %n1i : ${ft}
+            %y1i = arith.${plus_s} %m1i, %n1r : ${ft}
+            %y4r = arith.${plus_s} %m1r, %n1i : ${ft}
+            %y4i = arith.${minus_s} %m1i, %n1r : ${ft}
+            %y2r = arith.${minus_s} %m2r, %n2i : ${ft}
+            %y2i = arith.${plus_s} %m2i, %n2r : ${ft}
+            %y3r = arith.${plus_s} %m2r, %n2i : ${ft}
+            %y3i = arith.${minus_s} %m2i, %n2r : ${ft}
+            scf.yield %y0r, %y0i, %y1r, %y1i, %y2r, %y2i, %y3r, %y3i, %y4r, %y4i : ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}
+          } else {
+            scf.yield %zero, %zero, %zero, %zero, %zero, %zero, %zero, %zero, %zero, %zero : ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}
+          }
+          return %y#0, %y#1, %y#2, %y#3, %y#4, %y#5, %y#6, %y#7, %y#8, %y#9 : ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}
+        }
+
+        // The outputs of @radix5's butterfly %i to y[(i - k) 5 + k + r p], k = i mod p.
+        func.func private @put5(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %i: index, %p: index, %half: index,
+            %y0r: ${ft}, %y0i: ${ft}, %y1r: ${ft}, %y1i: ${ft}, %y2r: ${ft}, %y2i: ${ft}, %y3r: ${ft}, %y3i: ${ft}, %y4r: ${ft}, %y4i: ${ft}) {
+          %cr = arith.constant 5 : index
+          scf.if %in {
+            %k = func.call @mod32(%i, %p) : (index, index) -> index
+            %ik = arith.subi %i, %k : index
+            %ikr = arith.muli %ik, %cr : index
+            %j0 = arith.addi %ikr, %k : index
+            %j1 = arith.addi %j0, %p : index
+            %j2 = arith.addi %j1, %p : index
+            %j3 = arith.addi %j2, %p : index
+            %j4 = arith.addi %j3, %p : index
+            %j0h = arith.addi %j0, %half : index
+            memref.store %y0r, %sm[%j0] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            memref.store %y0i, %sm[%j0h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %j1h = arith.addi %j1, %half : index
+            memref.store %y1r, %sm[%j1] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            memref.store %y1i, %sm[%j1h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %j2h = arith.addi %j2, %half : index
+            memref.store %y2r, %sm[%j2] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            memref.store %y2i, %sm[%j2h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %j3h = arith.addi %j3, %half : index
+            memref.store %y3r, %sm[%j3] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            memref.store %y3i, %sm[%j3h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %j4h = arith.addi %j4, %half : index
+            memref.store %y4r, %sm[%j4] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            memref.store %y4i, %sm[%j4h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+          }
+          return
+        }
 // part: passes
           // NP/2-point FFT of z_k = sm[k] + i sm[HALF + k], in place, in the direction s: +1 in
           // fft_synth.mlir, -1 in fft_analys.mlir. Pasted into both as the placeholder fft_core
           // by ireesht/kernels_mlir.py, with sign (that of s), one_s (s as a float) and plus_s /
           // minus_s (the arith ops that add / subtract s times a term). Takes from the stage:
-          // %n = NP / 2 (a power of two, 2 <= n <= 2048), %sm, %tw, %np, %tid, %half and %c0 to
-          // %c4.
-          // bits 1, 3, ..., 11: a power of two n <= 2048 has an odd log2 iff n & 0xAAA != 0
-          %oddbits = arith.constant 2730 : index
+          // %n = NP / 2 (2^a 3^b 5^c, 2 <= n <= 2048, @fft_path), %sm, %tw, %np, %tid, %half
+          // and %c0 to %c4.
           // In-place DFT of sm[0..n) with exp(${sign}2 pi i k t / n): Stockham passes with sub-transform
-          // length p; a pass reads x[i + r n/R] and writes y[(i - k) R + k + r p], k = i mod p, so the
-          // result comes out in natural order. A thread's outputs wait in registers until all
-          // threads have read their inputs, then overwrite the buffer they were read from: one
-          // buffer keeps the 2048-point FFT in 16 KB. A thread has the butterflies tid + 128 q of a
-          // pass: q < 4 for radix 4 (n / 4 <= 512 of them), q < 8 for radix 2 (n / 2 <= 1024).
-          %nodd = arith.andi %n, %oddbits : index
+          // length p; a radix-R pass reads x[i + r n/R] and writes y[(i - k) R + k + r p],
+          // k = i mod p, so the result comes out in natural order. A thread's outputs wait in
+          // registers until all threads have read their inputs, then overwrite the buffer they
+          // were read from: one buffer keeps the 2048-point FFT in 16 KB. The passes
+          // (ireesht/fourier.py fft_passes): radix 2 once when a is odd, radix 4 up to 2^a, then
+          // radix 3, then radix 5. A thread has the butterflies tid + 128 q of a pass: q < 8 for
+          // radix 2 (n / 2 <= 1024 of them), 4 for radix 4 (512), 6 for radix 3 (682), 4 for
+          // radix 5 (409).
+          // bits 1, 3, ..., 11: a power of two 2^a <= 2048 has an odd a iff 2^a & 0xAAA != 0
+          %oddbits = arith.constant 2730 : index
+          %negn = arith.subi %c0, %n : index
+          %pow2 = arith.andi %n, %negn : index
+          %nodd = arith.andi %pow2, %oddbits : index
           %odd = arith.cmpi ne, %nodd, %c0 : index
           %p0 = scf.if %odd -> (index) {
             // radix 2, only ever the first pass (p = 1)
@@ -208,13 +521,13 @@ ${radix2_calls}
           } else {
             scf.yield %c1 : index
           }
-          %nb4 = arith.shrui %n, %c2 : index
-          // the rotations of a pass: the block of ireesht/fourier.py at twiddle row NP + p - p0
-          // (its floats from %tb); the next pass's block follows its 3 p rows
+          // the rotations of a pass: its block of ireesht/fourier.py (from float %tb); the next
+          // pass's block follows its (R - 1) p rows
           %tb0 = arith.muli %np, %c2 : index
           %c6 = arith.constant 6 : index
-          scf.while (%p = %p0, %tb = %tb0) : (index, index) -> (index, index) {
-            %go = arith.cmpi ult, %p, %n : index
+          %nb4 = arith.shrui %n, %c2 : index
+          %p4, %tb4 = scf.while (%p = %p0, %tb = %tb0) : (index, index) -> (index, index) {
+            %go = arith.cmpi ult, %p, %pow2 : index
             scf.condition(%go) %p, %tb : index, index
           } do {
           ^bb0(%p: index, %tb: index):
@@ -222,8 +535,45 @@ ${radix2_calls}
             %p2 = arith.muli %p, %c2 : index
 ${radix4_calls}
             gpu.barrier
-            %p4 = arith.muli %p, %c4 : index
+            %pn = arith.muli %p, %c4 : index
             %p6 = arith.muli %p, %c6 : index
-            %tb4 = arith.addi %tb, %p6 : index
-            scf.yield %p4, %tb4 : index, index
+            %tbn = arith.addi %tb, %p6 : index
+            scf.yield %pn, %tbn : index, index
+          }
+          // radix 3 and 5, for an n that is no power of two (2^a < n)
+          %mixed = arith.cmpi ult, %pow2, %n : index
+          scf.if %mixed {
+            %c3r = arith.constant 3 : index
+            %nb3 = func.call @div32(%n, %c3r) : (index, index) -> index
+            %p3, %tb3 = scf.while (%p = %p4, %tb = %tb4) : (index, index) -> (index, index) {
+              %left = func.call @div32(%n, %p) : (index, index) -> index
+              %rem = func.call @mod32(%left, %c3r) : (index, index) -> index
+              %go = arith.cmpi eq, %rem, %c0 : index
+              scf.condition(%go) %p, %tb : index, index
+            } do {
+            ^bb0(%p: index, %tb: index):
+              %p2 = arith.muli %p, %c2 : index
+${radix3_calls}
+              gpu.barrier
+              %pn = arith.muli %p, %c3r : index
+              %p4f = arith.muli %p, %c4 : index
+              %tbn = arith.addi %tb, %p4f : index
+              scf.yield %pn, %tbn : index, index
+            }
+            %c5r = arith.constant 5 : index
+            %c8 = arith.constant 8 : index
+            %nb5 = func.call @div32(%n, %c5r) : (index, index) -> index
+            scf.while (%p = %p3, %tb = %tb3) : (index, index) -> (index, index) {
+              %go = arith.cmpi ult, %p, %n : index
+              scf.condition(%go) %p, %tb : index, index
+            } do {
+            ^bb0(%p: index, %tb: index):
+              %p2 = arith.muli %p, %c2 : index
+${radix5_calls}
+              gpu.barrier
+              %pn = arith.muli %p, %c5r : index
+              %p8 = arith.muli %p, %c8 : index
+              %tbn = arith.addi %tb, %p8 : index
+              scf.yield %pn, %tbn : index, index
+            }
           }
