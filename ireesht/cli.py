@@ -127,13 +127,14 @@ def bench(ns: argparse.Namespace) -> int:
     for, and calls enqueued back to back) and numpy in/out."""
     from ireesht.bench import bench_plan
 
-    print("| target | kernels | device | dtype | lmax | batch | synth ms | analys ms | "
+    print("| target | kernels | device | dtype | lmax | grid | batch | synth ms | analys ms | "
           "synth / analys ms enqueued | synth ms numpy | analys ms numpy |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for target in _split(ns.targets):
         for lmax in ns.lmax:
-            r = bench_plan(lmax, target, ns.batch, ns.repeat, ns.grid, ns.dtype)
-            print(f"| {target} | {r['kernels']} | {r['device']} | {ns.dtype} | {lmax} | {ns.batch} "
+            r = bench_plan(lmax, target, ns.batch, ns.repeat, ns.grid, ns.dtype, **_sizes(ns))
+            print(f"| {target} | {r['kernels']} | {r['device']} | {ns.dtype} | {lmax} "
+                  f"| {ns.grid} {r['grid']} | {ns.batch} "
                   f"| {r['synth_ms']:.3f} | {r['analys_ms']:.3f} "
                   f"| {r['synth_pipelined_ms']:.3f} / {r['analys_pipelined_ms']:.3f} "
                   f"| {r['synth_numpy_ms']:.3f} | {r['analys_numpy_ms']:.3f} |", flush=True)
@@ -144,10 +145,21 @@ def _split(text: str) -> list[str]:
     return [x.strip() for x in text.split(",") if x.strip()]
 
 
+def _sizes(ns: argparse.Namespace) -> dict:
+    return dict(mmax=ns.mmax, nlat=ns.nlat, nphi=ns.nphi)
+
+
+def _size_args(p: argparse.ArgumentParser) -> None:
+    """--mmax, --nlat, --nphi: the plan's sizes (default: the grid's, as compile())."""
+    for name in ("mmax", "nlat", "nphi"):
+        p.add_argument(f"--{name}", type=int)
+
+
 def check_cmd(ns: argparse.Namespace) -> int:
     from ireesht.comparison import check
 
-    rows = check(ns.lmax, ns.batch, ns.grid, artifacts=ns.artifacts, dtype=ns.dtype)
+    rows = check(ns.lmax, ns.batch, ns.grid, artifacts=ns.artifacts, dtype=ns.dtype,
+                 **_sizes(ns))
     return 0 if all(r["ok"] for r in rows) else 1
 
 
@@ -163,10 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     d.set_defaults(run=demo)
     b = sub.add_parser("build", help="compile one plan for several targets into a directory")
     b.add_argument("--lmax", type=int, required=True)
-    b.add_argument("--mmax", type=int)
     b.add_argument("--grid", default="gauss", choices=GRIDS)
-    b.add_argument("--nlat", type=int)
-    b.add_argument("--nphi", type=int)
+    _size_args(b)
     b.add_argument("--dtype", default="float32", choices=DTYPES)
     b.add_argument("--targets", default=",".join(TARGETS),
                    help="comma-separated, each a target or target:kernels (vulkan:mlir): "
@@ -188,8 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--batch", type=int, default=2)
     c.add_argument("--grid", default="gauss", choices=GRIDS)
     c.add_argument("--dtype", default="float32", choices=DTYPES)
+    _size_args(c)
     c.add_argument("--artifacts", help="check the modules of this `ireesht build` directory "
-                   "instead of compiling here (lmax and grid are then the directory's)")
+                   "instead of compiling here (lmax, grid and sizes are then the directory's)")
     c.set_defaults(run=check_cmd)
     n = sub.add_parser("bench", help="time synth / analys on given targets and sizes")
     n.add_argument("--lmax", type=int, nargs="+", default=[127, 255, 511])
@@ -198,6 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     n.add_argument("--repeat", type=int, default=20)
     n.add_argument("--grid", default="gauss", choices=GRIDS)
     n.add_argument("--dtype", default="float32", choices=DTYPES)
+    _size_args(n)
     n.set_defaults(run=bench)
     ns = ap.parse_args(argv)
     try:

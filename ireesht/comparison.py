@@ -45,9 +45,10 @@ def _paths(dtype: str) -> list[tuple[str, str, dict]]:
     return found
 
 
-def _modules(lmax: int, grid: str, dtype: str, artifacts_dir: str | None):
-    """(target, family, module) of every path: compiled here, or the runnable modules of
-    an artifact directory (``ireesht build``)."""
+def _modules(lmax: int, grid: str, dtype: str, artifacts_dir: str | None, sizes: dict):
+    """(target, family, module) of every path: compiled here (``sizes``: mmax, nlat, nphi,
+    None for the grid's defaults), or the runnable modules of an artifact directory
+    (``ireesht build``)."""
     from ireesht.module import _build, load_entry
 
     if artifacts_dir is not None:
@@ -59,7 +60,7 @@ def _modules(lmax: int, grid: str, dtype: str, artifacts_dir: str | None):
         return
     for target, family, overrides in _paths(dtype):
         plan = Plan.create(lmax, grid=grid, target=target, dtype=dtype, kernels=family,
-                           **overrides)
+                           **sizes, **overrides)
         try:
             yield target, family, _build(plan, use_cache=True)
         except runtime.ExecutableLoadError as e:  # e.g. no subgroup arithmetic here
@@ -67,12 +68,15 @@ def _modules(lmax: int, grid: str, dtype: str, artifacts_dir: str | None):
 
 
 def check(lmax: int = 127, batch: int = 2, grid: str = "gauss", verbose: bool = True,
-          artifacts: str | None = None, dtype: str = "float32") -> list[dict]:
+          artifacts: str | None = None, dtype: str = "float32", *, mmax: int | None = None,
+          nlat: int | None = None, nphi: int | None = None) -> list[dict]:
     """Run synth and analys on every available path; print and return one row per path.
 
     The paths are every target with a device here and each of its kernel families and
-    analysis reductions, compiled for ``lmax``, ``grid`` and ``dtype``; or, with ``artifacts`` (a
-    directory from ``ireesht build``), each module there that this machine can run.
+    analysis reductions, compiled for ``lmax``, ``grid``, ``dtype`` and the grid's sizes
+    (``mmax``, ``nlat``, ``nphi``; None: the defaults, as ``compile``); or, with
+    ``artifacts`` (a directory from ``ireesht build``), each module there that this machine
+    can run.
     Each row has target, family, variant, device, relative L2 and max errors of synthesis
     against the reference, the larger relative L2 difference of synthesis and analysis
     against the first path, the roundtrip error (against the coefficients; on a grid whose
@@ -85,7 +89,8 @@ def check(lmax: int = 127, batch: int = 2, grid: str = "gauss", verbose: bool = 
     # first: the first path's (synth, analys); q_ref: what the roundtrip should give
     rows, first, q, f_ref, q_ref = [], None, None, None, None
     rng = np.random.default_rng()
-    for target, family, mod in _modules(lmax, grid, dtype, artifacts):
+    sizes = dict(mmax=mmax, nlat=nlat, nphi=nphi)
+    for target, family, mod in _modules(lmax, grid, dtype, artifacts, sizes):
         p = mod.plan
         if q is None:
             q = random_coefficients(rng, p.lmax, p.mmax, (batch,))

@@ -64,7 +64,8 @@ def test_bench_prints_a_table(vulkan, capsys):
     assert main(["bench", "--lmax", "7", "15", "--targets", "vulkan", "--repeat", "3"]) == 0
     rows = [r for r in capsys.readouterr().out.splitlines() if r.startswith("| vulkan")]
     assert len(rows) == 2
-    cells = rows[1].split("|")[7:12]
+    assert rows[1].split("|")[6].strip() == "gauss 16 x 32"
+    cells = rows[1].split("|")[8:13]
     times = [float(x) for c in cells for x in c.split("/")]  # the enqueued cell holds two
     assert len(times) == 6 and all(0 < t < 10_000 for t in times)
 
@@ -99,6 +100,22 @@ def test_check_float64_paths(vulkan, capsys):
     assert all(r["family"] != "wgsl" for r in rows)  # float32 only
     assert all(r["ok"] and r["roundtrip_rel_l2"] < 1e-12 for r in rows)
     assert "| float64 |" in capsys.readouterr().out
+
+
+def test_bench_and_check_take_the_grid_sizes(vulkan, monkeypatch, capsys):
+    # --mmax, --nlat, --nphi reach the plan (here 22 x 30, mmax 12: rows of 30 points take
+    # the radix-3 and radix-5 FFT); one path keeps the check short
+    from ireesht import comparison
+
+    args = ["--lmax", "20", "--mmax", "12", "--nlat", "22", "--nphi", "30"]
+    assert main(["bench", *args, "--targets", "vulkan", "--repeat", "2"]) == 0
+    row = next(r for r in capsys.readouterr().out.splitlines() if r.startswith("| vulkan"))
+    assert row.split("|")[6].strip() == "gauss 22 x 30"
+    monkeypatch.setattr(comparison, "_paths", lambda dtype: [("vulkan", "mlir", {})])
+    rows = comparison.check(20, mmax=12, nlat=22, nphi=30, verbose=False)
+    assert len(rows) == 1 and rows[0]["ok"] and rows[0]["roundtrip_rel_l2"] < 2e-6
+    assert main(["check", *args[:4], "--nphi", "24"]) == 2  # nphi <= 2 mmax: a usage error
+    assert "nphi=24: expected nphi > 2*mmax = 24" in capsys.readouterr().err
 
 
 def test_check_on_a_grid_past_its_exact_band_limit(vulkan, tmp_path):
