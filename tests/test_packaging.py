@@ -3,6 +3,7 @@ package data."""
 
 from __future__ import annotations
 
+import site
 import subprocess
 import sys
 import venv
@@ -34,6 +35,12 @@ def test_installed_wheel_transforms_outside_the_source_tree(wheel, tmp_path, vul
     env_dir = tmp_path / "venv"
     venv.create(env_dir, system_site_packages=True, with_pip=True)
     py = env_dir / "bin" / "python"
+    # system_site_packages reaches the base interpreter's packages only: when the tests run
+    # in a venv (make test), its site-packages go on the path after the new venv's own, as
+    # plain directories (their .pth files, such as the editable ireesht's, stay unread)
+    purelib = subprocess.run([py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             check=True, capture_output=True, text=True).stdout.strip()
+    Path(purelib, "test_parent.pth").write_text("\n".join(site.getsitepackages()) + "\n")
     subprocess.run([py, "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True)
     script = (
         "import numpy as np, ireesht, ireesht.reference as r\n"
