@@ -34,9 +34,11 @@ Fourier stages take ``fft_funcs`` and ``fft_core`` (the two parts of ``fft_core.
 butterflies and its passes, in the stage's direction, with the unrolled calls of
 ``fft_pass_calls``). The synthesis of the ``"ishioka"`` recurrence has its own template,
 ``leg_synth_ishioka.mlir`` (``stage_template``), whose state is float64 whatever ``ft``: it
-takes the parts ``polar`` and ``synth_grid`` of ``legendre_core.mlir`` in ``ft`` and
-``scaling`` in float64 on ``ISHIOKA_SCALING``, and ``widen`` / ``narrow`` / ``seed64``
-(``_ishioka_conversions``).
+takes the parts ``polar``, ``ishioka`` and ``synth_grid`` of ``legendre_core.mlir`` in
+``ft`` and ``scaling`` in float64 on ``ISHIOKA_SCALING``, and ``widen`` / ``narrow`` /
+``seed64`` (``_ishioka_conversions``); so does its analysis where ``ishioka_analysis``
+(``leg_analys_ishioka.mlir``: parts ``polar`` and ``ishioka``, its sizes from
+``_ishioka_analys_shape`` and its unrolled bodies from ``_ishioka_analys_bodies``).
 """
 
 from __future__ import annotations
@@ -95,6 +97,16 @@ ISHIOKA_FLOAT32_SUMS = 2
 # growth between two checks (8 steps of 2 degrees: at most 2^160 for lmax < 16384); LIVE
 # keeps every live seed a normal float64 (a float64 table's y reaches down to 2^-129).
 ISHIOKA_SCALING = {"live_bits": 880, "scale_bits": 900, "threshold_bits": 800}
+# leg_analys_ishioka.mlir: steps per span; per target the most threads per workgroup and
+# bytes of workgroup memory it may take (CUDA: the static limit; Vulkan: the generic
+# target's, executable_target), since a workgroup holds every latitude pair of its order,
+# one or two per thread; and the most pairs it serves. H200, Legendre analysis, one field,
+# against the float32 scheme (BENCHMARKS.md fourteenth run): lmax 255 27 -> 25 us, 511 58 ->
+# 49, 360 on 721 x 1440 67 -> 44, 720 there 145 -> 126, but lmax 1023 (512 pairs) 199 -> 235:
+# grids of more than 384 pairs (lmax 767) keep the float32 scheme.
+ISHIOKA_ANALYS_SPAN = 8
+ISHIOKA_ANALYS_LIMITS = {"cuda": (1024, 48 * 1024), "vulkan": (128, 32768)}
+ISHIOKA_ANALYS_PAIRS = 384
 # The direction s of fft_core.mlir's FFT, exp(s 2 pi i k t / n): its sign, s as a float, and
 # the arith ops that add and subtract s times a term.
 FFT_DIRECTIONS = {"fft_synth": dict(sign="+", one_s="1.0", plus_s="addf", minus_s="subf"),
@@ -320,6 +332,8 @@ def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
                      synth_round=SYNTH_ROUND,
                      expand_v=_expand(kp, kp * nf, values["ft"], True),
                      expand_f=_expand(nf, kp * nf, values["ft"], False))
+        elif stage == "leg_analys" and ishioka_analysis(plan):
+            v = _ishioka_analys_values(plan, v, core)
         elif stage == "leg_analys":
             # up to four pairs per thread whatever nf: a thread's sum over its pairs comes
             # before any traffic through workgroup memory
@@ -384,14 +398,87 @@ def _ishioka_synth_values(plan: Plan, v: dict, core: dict[str, str]) -> dict:
     b = ISHIOKA_SCALING
     # every seed the kernel runs is live: the careful loop is left out (its registers cut the
     # lean loop's occupancy: H200, lmax 1023, 74 -> 58 registers, stage 115 -> 105 us)
-    live = FLOAT_FORMATS[ft]["scale_bits"] * _lowest_seed_counter(plan) + b["live_bits"] >= 0
-    out["seeds_live"] = "true" if live else "false"
+    out["seeds_live"] = "true" if _seeds_live(plan) else "false"
     state = {**out, "ft": "f64", "it": "i64", "threshold": repr(2.0 ** b["threshold_bits"]),
              "shrink": repr(2.0 ** -b["scale_bits"])}
-    out["legendre_core"] = "\n".join([_core(core, ("polar",), out),
+    out["legendre_core"] = "\n".join([_core(core, ("polar", "ishioka"), out),
                                       _core(core, ("scaling",), state),
                                       _core(core, ("synth_grid",), out)])
     return out
+
+
+def _ishioka_analys_values(plan: Plan, v: dict, core: dict[str, str]) -> dict:
+    """The substitutions of leg_analys_ishioka.mlir (``ishioka_analysis`` plans): its
+    sizes (``_ishioka_analys_shape``) and the unrolled bodies."""
+    sizes = _ishioka_analys_shape(plan)
+    out = {**v, **sizes, **_ishioka_conversions(v["ft"])}
+    out.update(_ishioka_analys_bodies(sizes))
+    out["legendre_core"] = _core(core, ("polar", "ishioka"), out)
+    return out
+
+
+def _ishioka_analys_bodies(z: dict) -> dict[str, str]:
+    """``load_parts`` (the lane's part of F, %my<i>: chunk i of four pairs), ``sums``
+    (@sums) and @sums's parameters, arguments and their types, for
+    leg_analys_ishioka.mlir, unrolled over the group's ``ni`` chunks."""
+    ni = z["ni"]
+    ys = f"memref<{z['ys_size']}xf32, #gpu.address_space<workgroup>>"
+    part = f"memref<{z['part_size']}xf32, #gpu.address_space<workgroup>>"
+    pad = " " * 10
+    names = [f"%my{i}" for i in range(ni)]
+    load = []
+    for i in range(ni):
+        load += [f"{pad}%lo{i}c = arith.constant {4 * i} : index",
+                 f"{pad}%lo{i} = arith.addi %sgc, %lo{i}c : index",
+                 f"{pad}%my{i} = vector.load %ys[%lo{i}] : {ys}, vector<4xf32>"]
+    sums = []
+    for i in range(ni):
+        sums += [f"{pad}%so{i} = arith.constant {4 * i} : index",
+                 f"{pad}%ya{i} = arith.addi %yr, %so{i} : index",
+                 f"{pad}%yv{i} = vector.load %ys[%ya{i}] : {ys}, vector<4xf32>",
+                 f"{pad}%a{i} = arith.mulf %yv{i}, %my{i} : vector<4xf32>" if i == 0 else
+                 f"{pad}%a{i} = math.fma %yv{i}, %my{i}, %a{i - 1} : vector<4xf32>"]
+    sums += [f"{pad}%s = vector.reduction <add>, %a{ni - 1} : vector<4xf32> into f32",
+             f"{pad}memref.store %s, %part[%pb] : {part}"]
+    return {"load_parts": "\n".join(load), "sums": "\n".join(sums),
+            "my_params": ", ".join(f"{n}: vector<4xf32>" for n in names),
+            "my_args": ", ".join(names), "my_types": ", ".join(["vector<4xf32>"] * ni)}
+
+
+def _seeds_live(plan: Plan) -> bool:
+    """Whether every seed the Legendre kernels run starts live on the float64 scale of the
+    Ishioka kernels (``ISHIOKA_SCALING``): their careful loop can then be left out."""
+    ft = {"float32": "f32", "float64": "f64"}[plan.dtype]
+    return (FLOAT_FORMATS[ft]["scale_bits"] * _lowest_seed_counter(plan)
+            + ISHIOKA_SCALING["live_bits"] >= 0)
+
+
+def _ishioka_analys_shape(plan: Plan) -> dict | None:
+    """leg_analys_ishioka.mlir's sizes for the plan: ``kp`` pairs per thread (one up to 256
+    pairs, else two, else the other where the target's limits allow only that), ``nw``
+    groups of 32 threads, and its arrays; None past ``ISHIOKA_ANALYS_PAIRS`` or if no shape
+    fits ``ISHIOKA_ANALYS_LIMITS``."""
+    threads, memory = ISHIOKA_ANALYS_LIMITS.get(plan.target, (0, 0))
+    if plan.npairs > ISHIOKA_ANALYS_PAIRS:
+        return None
+    sp = ISHIOKA_ANALYS_SPAN
+    for kp in ((1, 2) if plan.npairs <= 256 else (2, 1)):
+        nw, nl = -(-plan.npairs // (32 * kp)), 32 * kp
+        rs = nl + 4  # 4 floats more per row: two rows' 16-byte loads in different banks
+        z = dict(kp=kp, nw=nw, wg=32 * nw, nl=nl, sp=sp, rs=rs, group_floats=sp * rs,
+                 ys_size=2 * nw * sp * rs, part_size=2 * nw * 32, ni=nl // 4)
+        if 32 * nw <= threads and 4 * (z["ys_size"] + z["part_size"]) + 32 * sp + 32 <= memory:
+            return z
+    return None
+
+
+def ishioka_analysis(plan: Plan) -> bool:
+    """Whether the plan's Legendre analysis runs leg_analys_ishioka.mlir: the "ishioka"
+    recurrence, float32 data, one field per thread, a grid whose pairs one workgroup holds
+    (``_ishioka_analys_shape``), and every seed live (the kernel has no careful loop)."""
+    return (plan.kernels == "mlir" and plan.recurrence == "ishioka"
+            and plan.dtype == "float32" and analys_fields_per_thread(plan) == 1
+            and _ishioka_analys_shape(plan) is not None and _seeds_live(plan))
 
 
 @functools.lru_cache(maxsize=16)
@@ -452,9 +539,12 @@ def _ishioka_sums(kp: int, at: str) -> dict[str, str]:
 
 def stage_template(plan: Plan, stage: str) -> Path:
     """The template file of one stage: ``leg_synth_ishioka.mlir`` for the synthesis of the
-    ``"ishioka"`` recurrence, else ``<stage>.mlir``."""
+    ``"ishioka"`` recurrence, ``leg_analys_ishioka.mlir`` for its analysis where
+    ``ishioka_analysis``, else ``<stage>.mlir``."""
     if stage == "leg_synth" and plan.recurrence == "ishioka":
         return kernels_dir() / "leg_synth_ishioka.mlir"
+    if stage == "leg_analys" and ishioka_analysis(plan):
+        return kernels_dir() / "leg_analys_ishioka.mlir"
     return kernels_dir() / f"{stage}.mlir"
 
 

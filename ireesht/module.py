@@ -14,7 +14,7 @@ import numpy as np
 
 from ireesht import __version__, artifacts, host
 from ireesht import runtime as rtmod
-from ireesht.plan import (ANALYS_TABLES, CPU_BASELINES, ISHIOKA_TARGETS, TARGETS, Plan,
+from ireesht.plan import (CPU_BASELINES, ISHIOKA_TARGETS, TARGETS, Plan,
                           analys_fields_per_thread, analys_lane_group)
 from ireesht.validate import check_choice, check_finite
 
@@ -58,7 +58,7 @@ class Module:
         tables = plan.tables()
         self._tables = {k: self._session.upload(v) for k, v in tables.items()}
         self._synth_args = [self._tables[k] for k in plan.synth_tables]
-        self._analys_args = [self._tables[k] for k in ANALYS_TABLES]
+        self._analys_args = [self._tables[k] for k in plan.analys_tables]
         # device buffers kept for the last batch size: key (kind, function) -> (batch, array)
         self._kept: dict[tuple[str, str], tuple[int, object]] = {}
         g = plan.make_grid()
@@ -193,9 +193,12 @@ def _variants(plan: Plan) -> dict:
     nf = analys_fields_per_thread(plan)
     out = {"fields_per_thread": plan.fields_per_thread, "analysis_fields_per_thread": nf}
     if plan.kernels == "mlir":  # the family with a choice of recurrence
+        from ireesht.kernels_mlir import ishioka_analysis
+
         lanes = analys_lane_group(plan, nf) > 1
         out["recurrence"] = plan.recurrence
-        out["analysis_reduction"] = "lane sums, workgroup rows" if lanes else "workgroup rows"
+        out["analysis_reduction"] = ("ishioka, transposed sums" if ishioka_analysis(plan) else
+                                     "lane sums, workgroup rows" if lanes else "workgroup rows")
     else:
         out["analysis_reduction"] = "subgroup" if plan.subgroups else "workgroup tree"
     return out

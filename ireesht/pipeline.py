@@ -18,7 +18,7 @@ from pathlib import Path
 
 
 from ireesht import fourier, ishioka
-from ireesht.plan import ANALYS_TABLES, STAGES, Plan, analys_fields_per_thread
+from ireesht.plan import STAGES, Plan, analys_fields_per_thread
 from ireesht.resources import data_dir
 from types import ModuleType
 
@@ -66,7 +66,7 @@ def template_values(plan: Plan) -> dict:
     of both functions (``_tables``)."""
     return dict(
         **_tables(plan, "synth", plan.synth_tables),
-        **_tables(plan, "analys", ANALYS_TABLES),
+        **_tables(plan, "analys", plan.analys_tables),
         ft={"float32": "f32", "float64": "f64"}[plan.dtype],
         lmax=plan.lmax,
         mmax=plan.mmax,

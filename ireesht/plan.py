@@ -37,11 +37,15 @@ STAGES = ("leg_synth", "fft_synth", "fft_analys", "leg_analys")
 # (q or f) follows them.
 SYNTH_TABLES = ("xtab", "seedtab", "polar", "coef", "stab", "twiddle")
 ANALYS_TABLES = ("xtab", "seedtab", "polar", "coef", "stab", "wtab", "twiddle")
-# The synthesis of the "ishioka" recurrence reads the chain table instead of coef and stab.
+# The synthesis of the "ishioka" recurrence reads the chain table instead of coef and stab,
+# and so does its analysis where it has one (kernels_mlir.ishioka_analysis).
 ISHIOKA_SYNTH_TABLES = ("xtab", "seedtab", "polar", "chain", "twiddle")
+ISHIOKA_ANALYS_TABLES = ("xtab", "seedtab", "polar", "chain", "wtab", "twiddle")
 # Legendre recurrences: "standard" (the plan's dtype, ireesht/legendre.py) and "ishioka"
-# (float64 whatever the dtype, ireesht/ishioka.py; MLIR kernels, devices with float64),
-# for now of the synthesis only. "auto" takes "ishioka" on CUDA with one field per thread:
+# (float64 whatever the dtype, ireesht/ishioka.py; MLIR kernels, devices with float64): the
+# synthesis, and the analysis of float32 plans of one field per thread on grids of at most
+# 384 pairs (kernels_mlir.ishioka_analysis). "auto" takes "ishioka" on CUDA with one field
+# per thread:
 # datacenter GPUs run float64 at half the float32 rate (H200, one field, Legendre synthesis
 # stage: lmax 1023 145 -> 105 us, 2047 925 -> 781 us, float32 error 1.1e-6 -> 1.2e-7;
 # float64 plans 204 -> 109 us at 1023, BENCHMARKS.md thirteenth run). With fields sharing
@@ -168,6 +172,13 @@ class Plan:
     def synth_tables(self) -> tuple[str, ...]:
         """The table arguments of the exported synthesis functions, in order."""
         return ISHIOKA_SYNTH_TABLES if self.recurrence == "ishioka" else SYNTH_TABLES
+
+    @property
+    def analys_tables(self) -> tuple[str, ...]:
+        """The table arguments of the exported analysis functions, in order."""
+        from ireesht.kernels_mlir import ishioka_analysis  # the MLIR kernels decide
+
+        return ISHIOKA_ANALYS_TABLES if ishioka_analysis(self) else ANALYS_TABLES
 
     def make_grid(self) -> gridmod.Grid:
         return gridmod.make_grid(self.grid, self.nlat, self.nphi)

@@ -74,12 +74,12 @@ def test_check_compares_every_path_and_passes_here(vulkan, capsys):
     rows = ireesht.check(lmax=31, batch=2)
     assert [(r["target"], r["family"], r["variant"]) for r in rows] == [
         ("vulkan", "mlir", "standard / workgroup rows"),
-        ("vulkan", "mlir", "ishioka / workgroup rows"), ("vulkan", "wgsl", "subgroup"),
+        ("vulkan", "mlir", "ishioka / ishioka, transposed sums"), ("vulkan", "wgsl", "subgroup"),
         ("vulkan", "wgsl", "workgroup tree"), ("cpu", "c", "-")]
     assert all(r["ok"] and r["synth_rel_l2"] < 2e-6 for r in rows)
     # the float64 recurrence leaves the float32 synthesis the FFT's rounding alone
     assert rows[1]["synth_rel_l2"] < 3e-7
-    assert "| vulkan | mlir | ishioka / workgroup rows |" in capsys.readouterr().out
+    assert "| vulkan | mlir | ishioka / ishioka, transposed sums |" in capsys.readouterr().out
 
 
 def test_check_runs_the_cuda_analysis_lane_sums(monkeypatch):

@@ -145,6 +145,8 @@ ISHIOKA_TOL = 3e-7
 def test_ishioka_recurrence_matches_reference(vulkan, rng, lmax, mmax, nlat, nphi, grid):
     mod = build(lmax, mmax, nlat, nphi, grid, recurrence="ishioka")
     assert mod.info["variants"]["recurrence"] == "ishioka"
+    # both stages: the analysis too (leg_analys_ishioka.mlir, one pair per thread)
+    assert mod.info["variants"]["analysis_reduction"] == "ishioka, transposed sums"
     check_plan(mod, rng)
     q = random_coefficients(rng, lmax, mod.plan.mmax, (2,))
     f_ref = reference.synth(q, lmax, mod.plan.mmax, mod.plan.make_grid())
@@ -165,6 +167,31 @@ def test_ishioka_recurrence_rescales_seeds_below_the_live_range(vulkan, rng, mon
     assert set(np.concatenate(run).astype(int)) == {0, -1, -2, -3}
     q = random_coefficients(rng, 255, 255, (2,))
     assert rel_l2(mod.synth(q), reference.synth(q, 255, 255, p.make_grid())) <= ISHIOKA_TOL
+
+
+def test_ishioka_analysis_with_two_pairs_per_thread(vulkan, rng):
+    # 151 pairs: more than the 128 threads of a Vulkan workgroup, so two per thread, in
+    # three groups of 32 threads; odd nlat
+    mod = build(300, nlat=301, nphi=602, recurrence="ishioka")
+    assert mod.info["variants"]["analysis_reduction"] == "ishioka, transposed sums"
+    assert kernels_mlir._ishioka_analys_shape(mod.plan)["kp"] == 2
+    check_plan(mod, rng)
+
+
+def test_ishioka_analysis_serves_the_plans_one_workgroup_holds():
+    # float32, one field per thread, every seed live, at most 384 pairs, and every pair of
+    # an order in one workgroup (Vulkan: 128 threads, 32 KB; CUDA: 48 KB): else the float32
+    # scheme
+    def runs(lmax, target="cuda", **kw):
+        return kernels_mlir.ishioka_analysis(Plan.create(
+            lmax, target=target, kernels="mlir", recurrence=kw.pop("recurrence", "ishioka"), **kw))
+
+    assert runs(720, mmax=719, nlat=721, nphi=1440, grid="equiangular") and runs(767)
+    assert not runs(769) and not runs(1023) and not runs(511, fields_per_thread=4)
+    assert not runs(255, dtype="float64") and not runs(255, recurrence="standard")
+    assert runs(511, "vulkan") and not runs(600, "vulkan")
+    shape = kernels_mlir._ishioka_analys_shape(Plan.create(767, target="cuda", kernels="mlir"))
+    assert (shape["kp"], shape["nw"]) == (2, 6)
 
 
 @pytest.mark.parametrize("kw", [dict(fields_per_thread=2), dict(fields_per_thread=4),
@@ -191,6 +218,9 @@ CUDA_ONLY = [  # Metal GPUs have no float64
     dict(lmax=1023),  # the float64 recurrence, CUDA's default for one field per thread
     dict(lmax=40, mmax=17, nlat=45, nphi=80, recurrence="standard"),
     dict(lmax=31, fields_per_thread=2, recurrence="ishioka"),
+    # the Ishioka analysis with one pair per thread in 8 groups, and with two in 6
+    dict(lmax=511),
+    dict(lmax=720, mmax=719, nlat=721, nphi=1440, grid="equiangular"),
 ]
 
 

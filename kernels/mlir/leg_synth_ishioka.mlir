@@ -26,14 +26,6 @@
       builtin.module {
 ${legendre_core}
 
-        // The plan's type to float64 and back (identities for float64 plans).
-        func.func private @widen(%v: ${ft}) -> f64 {
-${widen}
-        }
-        func.func private @narrow(%v: f64) -> ${ft} {
-${narrow}
-        }
-
         // The values into the sums' type (${at}: float64, or float32 with ${nf} fields per
         // thread, ireesht/kernels_mlir.py), a staged coefficient into it, and a sum back.
         func.func private @to_sums(%v: vector<${kp}xf64>) -> vector<${kp}x${at}> {
@@ -46,13 +38,6 @@ ${sums_of}
 ${sums64}
         }
 
-        // A seed (y, k) of the plan's seed table as the float64 state (y', k'), the same
-        // value (exact: times a power of two) on the state's scale
-        // (ireesht/kernels_mlir.py ISHIOKA_SCALING).
-        func.func private @seed64(%ys: ${ft}, %kf: ${ft}) -> (f64, i64) {
-${seed64}
-        }
-
         // vector<${kp}> of pair values, and vector<${nf}> of field values, spread over the
         // (pair, field) slots: slot i ${nf} + f.
         func.func private @expand_v(%v: vector<${kp}x${at}>) -> vector<${slots}x${at}> {
@@ -60,19 +45,6 @@ ${expand_v}
         }
         func.func private @expand_f(%v: vector<${nf}x${at}>) -> vector<${slots}x${at}> {
 ${expand_f}
-        }
-
-        // G(n) = floor(n/2) floor((n+1)/2) + n + 1: order m's rows of the chain table start
-        // at G(L) - G(L - m) (ireesht/ishioka.py offset).
-        func.func private @chain_g(%n: index) -> index {
-          %c1 = arith.constant 1 : index
-          %c2 = arith.constant 2 : index
-          %h = arith.divui %n, %c2 : index
-          %n1 = arith.addi %n, %c1 : index
-          %h1 = arith.divui %n1, %c2 : index
-          %p = arith.muli %h, %h1 : index
-          %g = arith.addi %p, %n1 : index
-          return %g : index
         }
 
         // The thread's pairs p0 .. p0 + ${kp} - 1 (each clamped to %plast): x in float64 (the

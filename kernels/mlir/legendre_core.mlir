@@ -1,5 +1,6 @@
-        // Pieces of the Legendre stages shared by leg_synth.mlir, leg_analys.mlir and
-        // leg_synth_ishioka.mlir, cut at the `// part:` lines by ireesht/kernels_mlir.py and
+        // Pieces of the Legendre stages shared by leg_synth.mlir, leg_analys.mlir,
+        // leg_synth_ishioka.mlir and leg_analys_ishioka.mlir (part ishioka: the float64
+        // kernels' conversions and chain rows), cut at the `// part:` lines by ireesht/kernels_mlir.py and
         // pasted into each as the placeholder legendre_core (the WGSL twin is
         // kernels/wgsl/legendre_core.wgsli). Tables and the schemes: ireesht/legendre.py,
         // ireesht/ishioka.py. A thread runs ${kp} latitude pairs: the recurrence state is
@@ -307,6 +308,34 @@ ${node_times}
             scf.yield %r#0, %r#1 : vector<${kp}x${ft}>, vector<${kp}x${ft}>
           }
           return %y, %zn : vector<${kp}x${ft}>, vector<${kp}x${ft}>
+        }
+// part: ishioka
+        // The plan's type to float64 and back (identities for float64 plans).
+        func.func private @widen(%v: ${ft}) -> f64 {
+${widen}
+        }
+        func.func private @narrow(%v: f64) -> ${ft} {
+${narrow}
+        }
+
+        // A seed (y, k) of the plan's seed table as the float64 state (y', k'), the same
+        // value (exact: times a power of two) on the state's scale
+        // (ireesht/kernels_mlir.py ISHIOKA_SCALING).
+        func.func private @seed64(%ys: ${ft}, %kf: ${ft}) -> (f64, i64) {
+${seed64}
+        }
+
+        // G(n) = floor(n/2) floor((n+1)/2) + n + 1: order m's rows of the chain table start
+        // at G(L) - G(L - m) (ireesht/ishioka.py offset).
+        func.func private @chain_g(%n: index) -> index {
+          %c1 = arith.constant 1 : index
+          %c2 = arith.constant 2 : index
+          %h = arith.divui %n, %c2 : index
+          %n1 = arith.addi %n, %c1 : index
+          %h1 = arith.divui %n1, %c2 : index
+          %p = arith.muli %h, %h1 : index
+          %g = arith.addi %p, %n1 : index
+          return %g : index
         }
 // part: synth_grid
         // The (pair block, order) of workgroup (%hx, %hy). The grid lists the orders heaviest

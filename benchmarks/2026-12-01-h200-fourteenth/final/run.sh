@@ -9,7 +9,7 @@ for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl >/dev/null 2>&1 || exit 1
 export PYTHONUNBUFFERED=1
 [ -e /usr/share/vulkan/icd.d/nvidia_icd.json ] || export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-R=benchmarks/2026-12-01-h200-fourteenth/weather-grid/run.py
+R=benchmarks/2026-12-01-h200-fourteenth/weather-grid/run.py  # also set by ab.sh
 NEW=/tmp/site:$PWD
 OLD=/tmp/site:$PWD/expx/oldpkg
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee $OUT/devices.txt
@@ -21,25 +21,6 @@ done 2>&1 | tee $OUT/check.txt
 PYTHONPATH=$NEW python3 $R time expx/g720/mods
 PYTHONPATH=$NEW python3 $R th x
 } 2>&1 | tee $OUT/weather.txt
-for round in 1 2; do
-  for v in old new; do
-    echo "== round $round: $v"
-    if [ $v = old ]; then P=$OLD; else P=$NEW; fi
-    PYTHONPATH=$P python3 $R time expx/ab/$v
-  done
-done 2>&1 | tee $OUT/pow2.txt
-digest() {
-  python3 - "$1" <<'PY'
-import csv, sys
-lines = open(sys.argv[1]).read().splitlines()
-i = next(k for k, l in enumerate(lines) if l.startswith('"ID"'))
-for r in csv.DictReader(lines[i:]):
-    print(r["ID"], r["Grid Size"], r["Block Size"], r["Metric Value"], r["Metric Unit"])
-PY
-}
-for v in weather old new; do
-  case $v in weather) P=$NEW; D=expx/g720/mods;; old) P=$OLD; D=expx/ab/old;; new) P=$NEW; D=expx/ab/new;; esac
-  echo "== $v ($D): Nsight Compute gpu__time_duration per launch: id, grid, block, time"
-  PYTHONPATH=$P ncu --csv --metrics gpu__time_duration.sum --log-file /tmp/ncu_$v.csv python3 $R launch $D >/dev/null 2>&1
-  digest /tmp/ncu_$v.csv
-done 2>&1 | tee $OUT/stages.txt
+. benchmarks/2026-12-01-h200-fourteenth/ab.sh
+alternate "$OLD" expx/ab/old "$NEW" expx/ab/new 2>&1 | tee $OUT/pow2.txt
+{ stages "$NEW" expx/g720/mods; stages "$OLD" expx/ab/old; stages "$NEW" expx/ab/new; } 2>&1 | tee $OUT/stages.txt

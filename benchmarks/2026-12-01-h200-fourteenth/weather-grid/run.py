@@ -37,12 +37,16 @@ for path in sorted(root.glob("l*")):
         mod.synchronize()
         continue
     f = mod._session.to_numpy(mod.synth(q_dev, out=f_out))
-    err = float("nan")
+    err = aerr = float("nan")
     if batch == 1:
         from ireesht import reference
-        ref = reference.synth(q, mod.plan.lmax, mod.plan.mmax, mod.plan.make_grid())
+        g = mod.plan.make_grid()
+        ref = reference.synth(q, mod.plan.lmax, mod.plan.mmax, g)
         err = np.linalg.norm(f - ref) / np.linalg.norm(ref)
+        qa = mod.analys(ref.astype(mod.plan.dtype))  # the analysis alone, of the exact field
+        qref = reference.analys(ref, mod.plan.lmax, mod.plan.mmax, g, exact=False)
+        aerr = np.linalg.norm(qa - qref) / np.linalg.norm(qref)
     tsy = median_ms(lambda: mod.synth(q_dev, out=f_out), 30)
     tan = median_ms(lambda: mod.analys(f_out, out=q_out), 30)
     psy, pan = pipelined_ms(mod, q_dev, f_out, q_out, 100)
-    print(f"{path.name:16s} synth err {err:.2e}  wall {tsy:.3f} / {tan:.3f} ms  enqueued {psy:.3f} / {pan:.3f} ms  {mod.info['variants']}", flush=True)
+    print(f"{path.name:16s} synth err {err:.2e}  analys err {aerr:.2e}  wall {tsy:.3f} / {tan:.3f} ms  enqueued {psy:.3f} / {pan:.3f} ms  {mod.info['variants']}", flush=True)
