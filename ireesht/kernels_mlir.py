@@ -102,7 +102,7 @@ ISHIOKA_SCALING = {"live_bits": 880, "scale_bits": 900, "threshold_bits": 800}
 # target's, executable_target), since a workgroup holds every latitude pair of its order,
 # one or two per thread; and the most pairs it serves. H200, Legendre analysis, one field,
 # against the float32 scheme (BENCHMARKS.md fourteenth run): lmax 255 27 -> 25 us, 511 58 ->
-# 49, 360 on 721 x 1440 67 -> 44, 720 there 145 -> 126, but lmax 1023 (512 pairs) 199 -> 235:
+# 49, 360 on 721 x 1440 67 -> 44, 720 there 145 -> 129, but lmax 1023 (512 pairs) 199 -> 235:
 # grids of more than 384 pairs (lmax 767) keep the float32 scheme.
 ISHIOKA_ANALYS_SPAN = 8
 ISHIOKA_ANALYS_LIMITS = {"cuda": (1024, 48 * 1024), "vulkan": (128, 32768)}

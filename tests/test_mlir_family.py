@@ -175,6 +175,12 @@ def test_ishioka_analysis_with_two_pairs_per_thread(vulkan, rng):
     mod = build(300, nlat=301, nphi=602, recurrence="ishioka")
     assert mod.info["variants"]["analysis_reduction"] == "ishioka, transposed sums"
     assert kernels_mlir._ishioka_analys_shape(mod.plan)["kp"] == 2
+    # the pairs' y are stored one by one: a vector<2> store crashed the pipeline creation
+    # of NVIDIA's Vulkan driver (H200, BENCHMARKS.md fourteenth run)
+    lines = kernels_mlir.render_stage(mod.plan, "leg_analys",
+                                      pipeline.template_values(mod.plan)).splitlines()
+    assert any("@steps" in line for line in lines)
+    assert not [line for line in lines if "vector.store" in line and "vector<2x" in line]
     check_plan(mod, rng)
 
 

@@ -105,12 +105,19 @@ ${legendre_core}
           %c1 = arith.constant 1 : index
           %csp = arith.constant ${sp} : index
           %crs = arith.constant ${rs} : index
+          %ckp = arith.constant ${kp} : index
           %r:2 = scf.for %j = %c0 to %csp step %c1 iter_args(%a0 = %y0, %a1 = %y1)
               -> (vector<${kp}xf64>, vector<${kp}xf64>) {
             %jo = arith.muli %j, %crs : index
             %o = arith.addi %yb, %jo : index
+            // scalar stores: a vector<2> store crashed the pipeline creation of NVIDIA's Vulkan
+            // driver 580.159 (H200, lmax 511, 2026-12-01)
             %yf = arith.truncf %a1 : vector<${kp}xf64> to vector<${kp}xf32>
-            vector.store %yf, %ys[%o] : memref<${ys_size}xf32, #gpu.address_space<workgroup>>, vector<${kp}xf32>
+            scf.for %i = %c0 to %ckp step %c1 {
+              %e = vector.extract %yf[%i] : f32 from vector<${kp}xf32>
+              %oi = arith.addi %o, %i : index
+              memref.store %e, %ys[%oi] : memref<${ys_size}xf32, #gpu.address_space<workgroup>>
+            }
             %ab = vector.load %sab[%buf, %j, %c0] : memref<2x${sp}x2xf64, #gpu.address_space<workgroup>>, vector<2xf64>
             %al = vector.extract %ab[0] : f64 from vector<2xf64>
             %be = vector.extract %ab[1] : f64 from vector<2xf64>
