@@ -86,6 +86,27 @@
           return %r : index
         }
 
+        // x[%i] (re at %i, im at %i + %half) times the rotation (cos, sin) at %tw[%t] in the
+        // direction s: (br wr - bi s wi, bi wr + br s wi) as mul + fma (s wi is wi or -wi).
+        func.func private @rotate(%sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
+            %i: index, %half: index, %t: index) -> (${ft}, ${ft}) {
+          %c1 = arith.constant 1 : index
+          %one_s = arith.constant ${one_s} : ${ft}
+          %ih = arith.addi %i, %half : index
+          %br = memref.load %sm[%i] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+          %bi = memref.load %sm[%ih] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+          %t1 = arith.addi %t, %c1 : index
+          %wr = memref.load %tw[%t] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+          %wi = memref.load %tw[%t1] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+          %si = arith.mulf %wi, %one_s : ${ft}
+          %mb = arith.mulf %bi, %si : ${ft}
+          %mc = arith.mulf %br, %si : ${ft}
+          %nb = arith.negf %mb : ${ft}
+          %ar = math.fma %br, %wr, %nb : ${ft}
+          %ai = math.fma %bi, %wr, %mc : ${ft}
+          return %ar, %ai : ${ft}, ${ft}
+        }
+
         // Radix-4 butterfly %i (when %in) of a pass with sub-transform length p (%pm1 = p - 1,
         // %p2 = 2 p) whose rotations exp(2 pi i r k / (4 p)) start at %tw[%tb] (the pass's block
         // of ireesht/fourier.py): y_r = sum_s x[i + s n/4] exp(${sign}2 pi i r s / 4) rotated.
@@ -94,7 +115,6 @@
           %c1 = arith.constant 1 : index
           %c2 = arith.constant 2 : index
           %zero = arith.constant 0.0 : ${ft}
-          %one_s = arith.constant ${one_s} : ${ft}
           %nb4x2 = arith.muli %nb4, %c2 : index
           %c3 = arith.constant 3 : index
           %nb4x3 = arith.muli %nb4, %c3 : index
@@ -108,46 +128,16 @@
             %a0i = memref.load %sm[%ih] : memref<4096x${ft}, #gpu.address_space<workgroup>>
             %k2 = arith.muli %k, %c2 : index
             // a_r = b_r exp(s i theta_r): b_r = x[i + r n/4], exp(i theta_r) the block's entry
-            // (r - 1) p + k; (br wr - bi s wi, bi wr + br s wi) as mul + fma (s wi is wi or -wi)
-            %i1h = arith.addi %i1, %half : index
-            %b1r = memref.load %sm[%i1] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %b1i = memref.load %sm[%i1h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            // (r - 1) p + k
             %t1 = arith.addi %tb, %k2 : index
-            %t11 = arith.addi %t1, %c1 : index
-            %w1r = memref.load %tw[%t1] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            %w1i = memref.load %tw[%t11] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            %s1i = arith.mulf %w1i, %one_s : ${ft}
-            %m1b = arith.mulf %b1i, %s1i : ${ft}
-            %m1c = arith.mulf %b1r, %s1i : ${ft}
-            %n1b = arith.negf %m1b : ${ft}
-            %a1r = math.fma %b1r, %w1r, %n1b : ${ft}
-            %a1i = math.fma %b1i, %w1r, %m1c : ${ft}
-            %i2h = arith.addi %i2, %half : index
-            %b2r = memref.load %sm[%i2] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %b2i = memref.load %sm[%i2h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %a1r, %a1i = func.call @rotate(%sm, %tw, %i1, %half, %t1)
+                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %t2 = arith.addi %t1, %p2 : index
-            %t21 = arith.addi %t2, %c1 : index
-            %w2r = memref.load %tw[%t2] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            %w2i = memref.load %tw[%t21] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            %s2i = arith.mulf %w2i, %one_s : ${ft}
-            %m2b = arith.mulf %b2i, %s2i : ${ft}
-            %m2c = arith.mulf %b2r, %s2i : ${ft}
-            %n2b = arith.negf %m2b : ${ft}
-            %a2r = math.fma %b2r, %w2r, %n2b : ${ft}
-            %a2i = math.fma %b2i, %w2r, %m2c : ${ft}
-            %i3h = arith.addi %i3, %half : index
-            %b3r = memref.load %sm[%i3] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %b3i = memref.load %sm[%i3h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %a2r, %a2i = func.call @rotate(%sm, %tw, %i2, %half, %t2)
+                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %t3 = arith.addi %t2, %p2 : index
-            %t31 = arith.addi %t3, %c1 : index
-            %w3r = memref.load %tw[%t3] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            %w3i = memref.load %tw[%t31] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            %s3i = arith.mulf %w3i, %one_s : ${ft}
-            %m3b = arith.mulf %b3i, %s3i : ${ft}
-            %m3c = arith.mulf %b3r, %s3i : ${ft}
-            %n3b = arith.negf %m3b : ${ft}
-            %a3r = math.fma %b3r, %w3r, %n3b : ${ft}
-            %a3i = math.fma %b3i, %w3r, %m3c : ${ft}
+            %a3r, %a3i = func.call @rotate(%sm, %tw, %i3, %half, %t3)
+                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %s02r = arith.addf %a0r, %a2r : ${ft}
             %s02i = arith.addf %a0i, %a2i : ${ft}
             %d02r = arith.subf %a0r, %a2r : ${ft}
@@ -251,7 +241,6 @@
           %mhalf = arith.constant -0.5 : ${ft}
           %d3 = arith.constant 0.86602540378443864676 : ${ft}  // sin(2 pi / 3)
           %zero = arith.constant 0.0 : ${ft}
-          %one_s = arith.constant ${one_s} : ${ft}
           %y:6 = scf.if %in -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
             %k = func.call @mod32(%i, %p) : (index, index) -> index
             %k2 = arith.muli %k, %c2 : index
@@ -261,32 +250,12 @@
             %ih = arith.addi %i, %half : index
             %a0r = memref.load %sm[%i] : memref<4096x${ft}, #gpu.address_space<workgroup>>
             %a0i = memref.load %sm[%ih] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %i1h = arith.addi %i1, %half : index
-            %b1r = memref.load %sm[%i1] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %b1i = memref.load %sm[%i1h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
             %t1 = arith.addi %tb, %k2 : index
-            %t11 = arith.addi %t1, %c1 : index
-            %w1r = memref.load %tw[%t1] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            %w1i = memref.load %tw[%t11] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            %s1i = arith.mulf %w1i, %one_s : ${ft}
-            %m1b = arith.mulf %b1i, %s1i : ${ft}
-            %m1c = arith.mulf %b1r, %s1i : ${ft}
-            %n1b = arith.negf %m1b : ${ft}
-            %a1r = math.fma %b1r, %w1r, %n1b : ${ft}
-            %a1i = math.fma %b1i, %w1r, %m1c : ${ft}
-            %i2h = arith.addi %i2, %half : index
-            %b2r = memref.load %sm[%i2] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %b2i = memref.load %sm[%i2h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %a1r, %a1i = func.call @rotate(%sm, %tw, %i1, %half, %t1)
+                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %t2 = arith.addi %t1, %p2 : index
-            %t21 = arith.addi %t2, %c1 : index
-            %w2r = memref.load %tw[%t2] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            %w2i = memref.load %tw[%t21] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            %s2i = arith.mulf %w2i, %one_s : ${ft}
-            %m2b = arith.mulf %b2i, %s2i : ${ft}
-            %m2c = arith.mulf %b2r, %s2i : ${ft}
-            %n2b = arith.negf %m2b : ${ft}
-            %a2r = math.fma %b2r, %w2r, %n2b : ${ft}
-            %a2i = math.fma %b2i, %w2r, %m2c : ${ft}
+            %a2r, %a2i = func.call @rotate(%sm, %tw, %i2, %half, %t2)
+                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %ur = arith.subf %a1r, %a2r : ${ft}
             %ui = arith.subf %a1i, %a2i : ${ft}
             %sr = arith.addf %a1r, %a2r : ${ft}
@@ -348,7 +317,6 @@
           %d2f = arith.constant 0.58778525229247312917 : ${ft}  // sin(4 pi / 5)
           %nd1f = arith.constant -0.95105651629515357212 : ${ft}
           %zero = arith.constant 0.0 : ${ft}
-          %one_s = arith.constant ${one_s} : ${ft}
           %y:10 = scf.if %in -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
             %k = func.call @mod32(%i, %p) : (index, index) -> index
             %k2 = arith.muli %k, %c2 : index
@@ -362,58 +330,18 @@
             %ih = arith.addi %i, %half : index
             %a0r = memref.load %sm[%i] : memref<4096x${ft}, #gpu.address_space<workgroup>>
             %a0i = memref.load %sm[%ih] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %i1h = arith.addi %i1, %half : index
-            %b1r = memref.load %sm[%i1] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %b1i = memref.load %sm[%i1h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
             %t1 = arith.addi %tb, %k2 : index
-            %t11 = arith.addi %t1, %c1 : index
-            %w1r = memref.load %tw[%t1] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            %w1i = memref.load %tw[%t11] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            %s1i = arith.mulf %w1i, %one_s : ${ft}
-            %m1b = arith.mulf %b1i, %s1i : ${ft}
-            %m1c = arith.mulf %b1r, %s1i : ${ft}
-            %n1b = arith.negf %m1b : ${ft}
-            %a1r = math.fma %b1r, %w1r, %n1b : ${ft}
-            %a1i = math.fma %b1i, %w1r, %m1c : ${ft}
-            %i2h = arith.addi %i2, %half : index
-            %b2r = memref.load %sm[%i2] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %b2i = memref.load %sm[%i2h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %a1r, %a1i = func.call @rotate(%sm, %tw, %i1, %half, %t1)
+                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %t2 = arith.addi %t1, %p2 : index
-            %t21 = arith.addi %t2, %c1 : index
-            %w2r = memref.load %tw[%t2] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            %w2i = memref.load %tw[%t21] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            %s2i = arith.mulf %w2i, %one_s : ${ft}
-            %m2b = arith.mulf %b2i, %s2i : ${ft}
-            %m2c = arith.mulf %b2r, %s2i : ${ft}
-            %n2b = arith.negf %m2b : ${ft}
-            %a2r = math.fma %b2r, %w2r, %n2b : ${ft}
-            %a2i = math.fma %b2i, %w2r, %m2c : ${ft}
-            %i3h = arith.addi %i3, %half : index
-            %b3r = memref.load %sm[%i3] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %b3i = memref.load %sm[%i3h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %a2r, %a2i = func.call @rotate(%sm, %tw, %i2, %half, %t2)
+                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %t3 = arith.addi %t2, %p2 : index
-            %t31 = arith.addi %t3, %c1 : index
-            %w3r = memref.load %tw[%t3] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            %w3i = memref.load %tw[%t31] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            %s3i = arith.mulf %w3i, %one_s : ${ft}
-            %m3b = arith.mulf %b3i, %s3i : ${ft}
-            %m3c = arith.mulf %b3r, %s3i : ${ft}
-            %n3b = arith.negf %m3b : ${ft}
-            %a3r = math.fma %b3r, %w3r, %n3b : ${ft}
-            %a3i = math.fma %b3i, %w3r, %m3c : ${ft}
-            %i4h = arith.addi %i4, %half : index
-            %b4r = memref.load %sm[%i4] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %b4i = memref.load %sm[%i4h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %a3r, %a3i = func.call @rotate(%sm, %tw, %i3, %half, %t3)
+                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %t4 = arith.addi %t3, %p2 : index
-            %t41 = arith.addi %t4, %c1 : index
-            %w4r = memref.load %tw[%t4] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            %w4i = memref.load %tw[%t41] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            %s4i = arith.mulf %w4i, %one_s : ${ft}
-            %m4b = arith.mulf %b4i, %s4i : ${ft}
-            %m4c = arith.mulf %b4r, %s4i : ${ft}
-            %n4b = arith.negf %m4b : ${ft}
-            %a4r = math.fma %b4r, %w4r, %n4b : ${ft}
-            %a4i = math.fma %b4i, %w4r, %m4c : ${ft}
+            %a4r, %a4i = func.call @rotate(%sm, %tw, %i4, %half, %t4)
+                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %u1r = arith.addf %a1r, %a4r : ${ft}
             %u1i = arith.addf %a1i, %a4i : ${ft}
             %v1r = arith.subf %a1r, %a4r : ${ft}

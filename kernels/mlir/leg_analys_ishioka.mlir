@@ -267,14 +267,7 @@ ${sums}
           %nfields = arith.index_castui %pc5 : i32 to index
           %mc = arith.addi %mmax, %c1 : index
           %nseed = arith.muli %mc, %npairs : index
-          %gl = func.call @chain_g(%lmax) : (index) -> index
-          %lmx = arith.subi %lmax, %mmax : index
-          %lmx1 = arith.subi %lmx, %c1 : index
-          %lmx1g = func.call @chain_g(%lmx1) : (index) -> index
-          // rows of orders 0 .. mmax (G(-1) = 0 when mmax = lmax)
-          %full = arith.cmpi eq, %lmx, %c0 : index
-          %glow = arith.select %full, %c0, %lmx1g : index
-          %nchain = arith.subi %gl, %glow : index
+          %nchain = func.call @chain_rows(%lmax, %mmax) : (index, index) -> index
           %xtab = hal.interface.binding.subspan layout(#leg_analys_layout) binding(0) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>{%npairs}
           %seedtab = hal.interface.binding.subspan layout(#leg_analys_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly)
@@ -313,8 +306,7 @@ ${sums}
           %kmax = arith.divui %lmm, %c2 : index
           %nspans0 = arith.divui %kmax, %csp : index
           %nspans = arith.addi %nspans0, %c1 : index
-          %glm = func.call @chain_g(%lmm) : (index) -> index
-          %row0 = arith.subi %gl, %glm : index
+          %row0 = func.call @chain_row0(%lmax, %m) : (index, index) -> index
           // first index of order m in the m-major layout of q: m (2 L + 3 - m) / 2
           %l2 = arith.muli %lmax, %c2 : index
           %l23 = arith.addi %l2, %c3 : index

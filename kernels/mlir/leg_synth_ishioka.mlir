@@ -348,14 +348,7 @@ ${expand_f}
           %nfields = arith.index_castui %pc5 : i32 to index
           %mc = arith.addi %mmax, %c1 : index
           %nseed = arith.muli %mc, %npairs : index
-          %gl = func.call @chain_g(%lmax) : (index) -> index
-          %lm = arith.subi %lmax, %mmax : index
-          %lm1 = arith.subi %lm, %c1 : index
-          %lm1g = func.call @chain_g(%lm1) : (index) -> index
-          // rows of orders 0 .. mmax (G(-1) = 0 when mmax = lmax)
-          %full = arith.cmpi eq, %lm, %c0 : index
-          %glow = arith.select %full, %c0, %lm1g : index
-          %nchain = arith.subi %gl, %glow : index
+          %nchain = func.call @chain_rows(%lmax, %mmax) : (index, index) -> index
           %xtab = hal.interface.binding.subspan layout(#leg_synth_layout) binding(0) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>{%npairs}
           %seedtab = hal.interface.binding.subspan layout(#leg_synth_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly)
@@ -409,8 +402,7 @@ ${expand_f}
           %half = arith.divui %lmm, %c2 : index
           %ns0 = arith.addi %half, %c1 : index
           %nsteps = arith.select %busy, %ns0, %c0 : index
-          %glm = func.call @chain_g(%lmm) : (index) -> index
-          %row0 = arith.subi %gl, %glm : index
+          %row0 = func.call @chain_row0(%lmax, %m) : (index, index) -> index
 
           // past the last pair, a thread repeats it (and stores nothing)
           %plast = arith.subi %npairs, %c1 : index

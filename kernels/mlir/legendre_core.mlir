@@ -337,6 +337,28 @@ ${seed64}
           %g = arith.addi %p, %n1 : index
           return %g : index
         }
+
+        // The chain table's rows, orders 0 .. %mmax (G(L) - G(L - M - 1), with G(-1) = 0 when
+        // M = L), and the first row of order %m.
+        func.func private @chain_rows(%lmax: index, %mmax: index) -> index {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %gl = func.call @chain_g(%lmax) : (index) -> index
+          %lm = arith.subi %lmax, %mmax : index
+          %lm1 = arith.subi %lm, %c1 : index
+          %lm1g = func.call @chain_g(%lm1) : (index) -> index
+          %full = arith.cmpi eq, %lm, %c0 : index
+          %glow = arith.select %full, %c0, %lm1g : index
+          %n = arith.subi %gl, %glow : index
+          return %n : index
+        }
+        func.func private @chain_row0(%lmax: index, %m: index) -> index {
+          %gl = func.call @chain_g(%lmax) : (index) -> index
+          %lmm = arith.subi %lmax, %m : index
+          %glm = func.call @chain_g(%lmm) : (index) -> index
+          %r = arith.subi %gl, %glm : index
+          return %r : index
+        }
 // part: synth_grid
         // The (pair block, order) of workgroup (%hx, %hy). The grid lists the orders heaviest
         // first (order m runs lmax + 1 - m degrees), but every other full round of
