@@ -90,13 +90,18 @@ ISHIOKA_SLOTS = 4
 ISHIOKA_FLOAT32_SUMS = 2
 # The float64 state of leg_synth_ishioka.mlir carries y 2^(S k) as legendre.py's scheme, with
 # other bits: a seed keeps its true value (k = 0, live) down to 2^-LIVE, which every seed
-# the kernel runs is at lmax 1023 (at 2047 all but 4%), so that nearly every warp takes the
+# the kernel runs is at lmax 1023 (down to 2^-640; at 2047 all but 6%), so that nearly every warp takes the
 # lean loop from the start (with legendre.py's float64 bits, 37% of the seeds at lmax 1023
 # started below the threshold, and the careful loops cost 12% of the stage on an H200); a
 # value whose k < 0 moves up a level once |y| > 2^T. T leaves 2^223 of headroom for the
 # growth between two checks (8 steps of 2 degrees: at most 2^160 for lmax < 16384); LIVE
-# keeps every live seed a normal float64 (a float64 table's y reaches down to 2^-129).
-ISHIOKA_SCALING = {"live_bits": 880, "scale_bits": 900, "threshold_bits": 800}
+# keeps every live seed a normal float64 (a float64 table's y reaches down to 2^-129), and
+# S - LIVE = 40 bits above it keep the largest seeds (2^7) on level 0.
+# Level sums (float32 plans of one field whose lowest seeds are on level -1, lmax 2047:
+# seeds down to 2^-1206) add the level's values unscaled and scale the sums at the end: S
+# keeps them finite for every float32 input, |y| < 2^21 (|g_k| > 0.065, |x| > 2^-11), |q| <
+# 2^128, 2^11 steps: 2^(S + 21 + 129 + 11) < 2^1023.
+ISHIOKA_SCALING = {"live_bits": 800, "scale_bits": 840, "threshold_bits": 800}
 # leg_analys_ishioka.mlir: steps per span; per target the most threads per workgroup and
 # bytes of workgroup memory it may take (CUDA: the static limit; Vulkan: the generic
 # target's, executable_target), since a workgroup holds every latitude pair of its order,
@@ -396,9 +401,13 @@ def _ishioka_synth_values(plan: Plan, v: dict, core: dict[str, str]) -> dict:
     out.update(at=at, expand_v=_expand(kp, kp * nf, at, True),
                expand_f=_expand(nf, kp * nf, at, False), **_ishioka_sums(kp, at))
     b = ISHIOKA_SCALING
-    # every seed the kernel runs is live: the careful loop is left out (its registers cut the
-    # lean loop's occupancy: H200, lmax 1023, 74 -> 58 registers, stage 115 -> 105 us)
-    out["seeds_live"] = "true" if _seeds_live(plan) else "false"
+    # every seed the kernel runs is live, or on level -1 with level sums (float32 data: their
+    # bound, ISHIOKA_SCALING): the careful loop is left out (its registers cut the lean loop's
+    # occupancy: H200, lmax 1023, 74 -> 58 registers, stage 115 -> 105 us)
+    level = _lowest_level(plan)
+    level_sums = level == -1 and ft == "f32" and at == "f64"
+    out["lean_only"] = "true" if level >= 0 or level_sums else "false"
+    out["level_sums"] = "true" if level_sums else "false"
     state = {**out, "ft": "f64", "it": "i64", "threshold": repr(2.0 ** b["threshold_bits"]),
              "shrink": repr(2.0 ** -b["scale_bits"])}
     out["legendre_core"] = "\n".join([_core(core, ("polar", "ishioka"), out),
@@ -445,12 +454,13 @@ def _ishioka_analys_bodies(z: dict) -> dict[str, str]:
             "my_args": ", ".join(names), "my_types": ", ".join(["vector<4xf32>"] * ni)}
 
 
-def _seeds_live(plan: Plan) -> bool:
-    """Whether every seed the Legendre kernels run starts live on the float64 scale of the
-    Ishioka kernels (``ISHIOKA_SCALING``): their careful loop can then be left out."""
+def _lowest_level(plan: Plan) -> int:
+    """The lowest level k' of the float64 state of the Ishioka kernels (``ISHIOKA_SCALING``)
+    over the seeds the Legendre kernels run: 0 when every one starts live."""
     ft = {"float32": "f32", "float64": "f64"}[plan.dtype]
-    return (FLOAT_FORMATS[ft]["scale_bits"] * _lowest_seed_counter(plan)
-            + ISHIOKA_SCALING["live_bits"] >= 0)
+    b = ISHIOKA_SCALING
+    return ((FLOAT_FORMATS[ft]["scale_bits"] * _lowest_seed_counter(plan) + b["live_bits"])
+            // b["scale_bits"])
 
 
 def _ishioka_analys_shape(plan: Plan) -> dict | None:
@@ -478,7 +488,7 @@ def ishioka_analysis(plan: Plan) -> bool:
     (``_ishioka_analys_shape``), and every seed live (the kernel has no careful loop)."""
     return (plan.kernels == "mlir" and plan.recurrence == "ishioka"
             and plan.dtype == "float32" and analys_fields_per_thread(plan) == 1
-            and _ishioka_analys_shape(plan) is not None and _seeds_live(plan))
+            and _ishioka_analys_shape(plan) is not None and _lowest_level(plan) >= 0)
 
 
 @functools.lru_cache(maxsize=16)

@@ -169,6 +169,28 @@ def test_ishioka_recurrence_rescales_seeds_below_the_live_range(vulkan, rng, mon
     assert rel_l2(mod.synth(q), reference.synth(q, 255, 255, p.make_grid())) <= ISHIOKA_TOL
 
 
+def test_ishioka_recurrence_sums_the_level_below_without_careful_loop(vulkan, rng, monkeypatch):
+    # On a scale of 192 bits, live down to 2^-48, the seeds of lmax 255 start on levels 0 and
+    # -1 (float32 table: exponents down to -201); a float32 plan of one field then leaves the
+    # careful loop out, adds level -1's values unscaled and scales their sums at the store, as
+    # lmax 2047 does with the kernel's own scaling. Float64 data (seeds down to 2^-307: level
+    # -2) keeps the careful loop.
+    monkeypatch.setattr(kernels_mlir, "ISHIOKA_SCALING",
+                        {"live_bits": 48, "scale_bits": 192, "threshold_bits": 128})
+    mod = build(255, recurrence="ishioka")
+    assert kernels_mlir._lowest_level(mod.plan) == -1
+    text = kernels_mlir.render_stage(mod.plan, "leg_synth", pipeline.template_values(mod.plan))
+    assert "%lean_only = arith.constant true" in text
+    assert "%level_sums = arith.constant true" in text
+    q = random_coefficients(rng, 255, 255, (2,))
+    assert rel_l2(mod.synth(q), reference.synth(q, 255, 255, mod.plan.make_grid())) <= ISHIOKA_TOL
+    p64 = Plan.create(255, target="vulkan", kernels="mlir", recurrence="ishioka", dtype="float64")
+    assert kernels_mlir._lowest_level(p64) == -2
+    text = kernels_mlir.render_stage(p64, "leg_synth", pipeline.template_values(p64))
+    assert "%lean_only = arith.constant false" in text
+    assert "%level_sums = arith.constant false" in text
+
+
 def test_ishioka_analysis_with_two_pairs_per_thread(vulkan, rng):
     # 151 pairs: more than the 128 threads of a Vulkan workgroup, so two per thread, in
     # three groups of 32 threads; odd nlat

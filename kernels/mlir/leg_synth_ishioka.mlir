@@ -13,7 +13,9 @@
 // rounded once: there the sums are most of the work). Steps run in spans of 32 (64
 // degrees) whose coefficients are staged in workgroup memory; per span each vote group (a
 // warp on NVIDIA) takes the lean loop once all its pairs carry true values, else the careful
-// loop (rescaling checked every 8 steps), which plans whose seeds all start live leave out.
+// loop (rescaling checked every 8 steps). Plans whose seeds all start live leave the careful
+// loop out, and so do float32 plans of one field whose lowest seeds lie one level below:
+// their sums carry that level's scale to the store ("level sums"), far inside float64's range.
   hal.executable private @${exe} {
     hal.executable.variant public @v target(${target}) {
       hal.executable.export public @main ordinal(0) layout(#leg_synth_layout)
@@ -183,15 +185,22 @@ ${expand_f}
 
         // F of the fields of the thread's pairs, rounded once to the plan's type: the even
         // part plus (north row p0 + i) or minus (its mirror NL-1-p0-i) x times the odd sum.
+        // With level sums, a pair's sums still carry its level's scale 2^(-S k) and take its
+        // live factor here (one level at most: ireesht/kernels_mlir.py _ishioka_synth_values).
         func.func private @store(
             %F: memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
             %p0: index, %nlat: index, %npairs: index, %nfields: index, %b0: index, %m: index, %x: vector<${kp}xf64>,
+            %k: vector<${kp}xi64>,
             %er: vector<${slots}x${at}>, %ei: vector<${slots}x${at}>, %or: vector<${slots}x${at}>, %oi: vector<${slots}x${at}>) {
           %c0 = arith.constant 0 : index
           %c1 = arith.constant 1 : index
           %ckp = arith.constant ${kp} : index
           %cnf = arith.constant ${nf} : index
           %last = arith.subi %nlat, %c1 : index
+          %level_sums = arith.constant ${level_sums}
+          %one = arith.constant dense<1.0> : vector<${kp}xf64>
+          %lf = func.call @live_factor(%k) : (vector<${kp}xi64>) -> vector<${kp}xf64>
+          %fac = arith.select %level_sums, %lf, %one : vector<${kp}xf64>
           scf.for %i = %c0 to %ckp step %c1 {
             %i_n = arith.addi %p0, %i : index
             %row = arith.cmpi ult, %i_n, %npairs : index
@@ -199,6 +208,7 @@ ${expand_f}
               %i_s = arith.subi %last, %i_n : index
               %two = arith.cmpi ne, %i_s, %i_n : index
               %xi = vector.extract %x[%i] : f64 from vector<${kp}xf64>
+              %fi = vector.extract %fac[%i] : f64 from vector<${kp}xf64>
               %slot0 = arith.muli %i, %cnf : index
               scf.for %f = %c0 to %cnf step %c1 {
                 %b = arith.addi %b0, %f : index
@@ -209,10 +219,14 @@ ${expand_f}
                   %vi0 = vector.extract %ei[%s] : ${at} from vector<${slots}x${at}>
                   %wr0 = vector.extract %or[%s] : ${at} from vector<${slots}x${at}>
                   %wi0 = vector.extract %oi[%s] : ${at} from vector<${slots}x${at}>
-                  %vr = func.call @sums64(%vr0) : (${at}) -> f64
-                  %vi = func.call @sums64(%vi0) : (${at}) -> f64
-                  %wr = func.call @sums64(%wr0) : (${at}) -> f64
-                  %wi = func.call @sums64(%wi0) : (${at}) -> f64
+                  %vr1 = func.call @sums64(%vr0) : (${at}) -> f64
+                  %vi1 = func.call @sums64(%vi0) : (${at}) -> f64
+                  %wr1 = func.call @sums64(%wr0) : (${at}) -> f64
+                  %wi1 = func.call @sums64(%wi0) : (${at}) -> f64
+                  %vr = arith.mulf %vr1, %fi : f64
+                  %vi = arith.mulf %vi1, %fi : f64
+                  %wr = arith.mulf %wr1, %fi : f64
+                  %wi = arith.mulf %wi1, %fi : f64
                   %nr = math.fma %xi, %wr, %vr : f64
                   %ni = math.fma %xi, %wi, %vi : f64
                   %nr1 = func.call @narrow(%nr) : (f64) -> ${ft}
@@ -411,9 +425,9 @@ ${expand_f}
               : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
                  index, index, index) -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>)
           %lo = arith.cmpi ult, %lid, %c32 : index
-          // true when every seed of the plan starts live (ireesht/kernels_mlir.py): the
-          // careful loop then folds away
-          %seeds_live = arith.constant ${seeds_live}
+          // true when the plan needs no careful loop (every seed starts live, or the sums
+          // carry the one level below: ireesht/kernels_mlir.py): it then folds away
+          %lean_only = arith.constant ${lean_only}
 
           %st:8 = scf.for %base = %c0 to %nsteps step %c32
               iter_args(%y1 = %yseed, %y0 = %zk, %k = %k0, %er = %z4, %ei = %z4, %or = %z4, %oi = %z4, %n = %n0)
@@ -437,7 +451,7 @@ ${expand_f}
             %cnt40 = arith.andi %cnt3, %four : index
             %cnt4 = arith.select %idle, %c0, %cnt40 : index
             %voted = func.call @all_live(%flags, %n, %lid) : (memref<${vote_flags}xi32, #gpu.address_space<workgroup>>, index, index) -> i1
-            %live = arith.ori %voted, %seeds_live : i1
+            %live = arith.ori %voted, %lean_only : i1
             %sp:7 = scf.if %live -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>) {
               %w:7 = func.call @span(%false, %u, %ab_s, %q_s, %base, %cnt4, %y1, %y0, %k, %er, %ei, %or, %oi)
                   : (i1, vector<${kp}xf64>, memref<32x2xf64, #gpu.address_space<workgroup>>, memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>, index, index,
@@ -456,8 +470,8 @@ ${expand_f}
                 : vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, index
           }
 
-          func.call @store(%F, %p0, %nlat, %npairs, %nfields, %b0, %m, %x, %st#3, %st#4, %st#5, %st#6)
-              : (memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, index, index, index, vector<${kp}xf64>,
+          func.call @store(%F, %p0, %nlat, %npairs, %nfields, %b0, %m, %x, %st#2, %st#3, %st#4, %st#5, %st#6)
+              : (memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, index, index, index, vector<${kp}xf64>, vector<${kp}xi64>,
                  vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>) -> ()
           return
         }
