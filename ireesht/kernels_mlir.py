@@ -82,6 +82,11 @@ CORE_PARTS = {"leg_synth": ("polar", "scaling", "recurrence", "synth_grid"),
               "leg_analys": ("polar", "scaling", "recurrence")}
 # (pair, field) slots of a leg_synth_ishioka thread: float64 vectors of four at most
 ISHIOKA_SLOTS = 4
+# steps per span of leg_synth_ishioka.mlir, whose coefficients are staged in workgroup memory
+# (a multiple of 8): H200, one field, Legendre synthesis, 32 -> 64 steps: lmax 511 28.6 ->
+# 26.1 us, 1023 105 -> 103, 2047 693 -> 672, 721 x 1440 at 720 55.7 -> 52.4 (BENCHMARKS.md
+# fifteenth run; a third of the stall cycles had waited at the staging's barriers)
+ISHIOKA_SYNTH_SPAN = 64
 # fields per thread from which leg_synth_ishioka sums a float32 plan in float32 (each value
 # rounded once per step): with four fields float64 sums took 1937 us at lmax 1023 on an
 # H200, float32 ones 1097 us (error 1.2e-6 from the float32 scheme's result, roundtrip
@@ -396,6 +401,7 @@ def _ishioka_synth_values(plan: Plan, v: dict, core: dict[str, str]) -> dict:
     out = {**v, "nf": nf, "kp": kp, "slots": kp * nf, "vote_group": VOTE_GROUP,
            "vote_flags": 2 * SYNTH_WG // VOTE_GROUP,
            "synth_gx": -(-plan.npairs // (SYNTH_WG * kp)), "synth_round": SYNTH_ROUND,
+           "span": ISHIOKA_SYNTH_SPAN,
            **_ishioka_conversions(ft)}
     at = "f32" if ft == "f32" and nf >= ISHIOKA_FLOAT32_SUMS else "f64"
     out.update(at=at, expand_v=_expand(kp, kp * nf, at, True),

@@ -10,9 +10,9 @@
 // A thread owns ${kp} adjacent latitude pairs and ${nf} fields: accumulators
 // vector<${slots}x${at}>, slot i ${nf} + f for pair i and field f, of the even and odd parts,
 // re and im apart (float32 for float32 plans with several fields per thread, each value
-// rounded once: there the sums are most of the work). Steps run in spans of 32 (64
-// degrees) whose coefficients are staged in workgroup memory; per span each vote group (a
-// warp on NVIDIA) takes the lean loop once all its pairs carry true values, else the careful
+// rounded once: there the sums are most of the work). Steps run in spans of ${span} whose
+// coefficients are staged in workgroup memory (rows thread id + 64 r); per span each vote group
+// (a warp on NVIDIA) takes the lean loop once all its pairs carry true values, else the careful
 // loop (rescaling checked every 8 steps). Plans whose seeds all start live leave the careful
 // loop out, and so do float32 plans of one field whose lowest seeds lie one level below:
 // their sums carry that level's scale to the store ("level sums"), far inside float64's range.
@@ -97,8 +97,8 @@ ${expand_f}
         // take y_k (times the live factor %sk when careful), then
         // y_{k+1} = (alpha u + beta) y_k + y_{k-1}. Returns (y_{k+1}, y_k, sums).
         func.func private @one(%careful: i1, %u: vector<${kp}xf64>,
-            %ab_s: memref<32x2xf64, #gpu.address_space<workgroup>>,
-            %q_s: memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>, %j: index,
+            %ab_s: memref<${span}x2xf64, #gpu.address_space<workgroup>>,
+            %q_s: memref<${span}x4x${nf}x${at}, #gpu.address_space<workgroup>>, %j: index,
             %y1: vector<${kp}xf64>, %y0: vector<${kp}xf64>, %sk: vector<${kp}xf64>,
             %er: vector<${slots}x${at}>, %ei: vector<${slots}x${at}>, %or: vector<${slots}x${at}>, %oi: vector<${slots}x${at}>)
             -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>) {
@@ -114,10 +114,10 @@ ${expand_f}
           }
           %va = func.call @to_sums(%v) : (vector<${kp}xf64>) -> vector<${kp}x${at}>
           %ve = func.call @expand_v(%va) : (vector<${kp}x${at}>) -> vector<${slots}x${at}>
-          %qer = vector.load %q_s[%j, %c0, %c0] : memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>, vector<${nf}x${at}>
-          %qei = vector.load %q_s[%j, %c1, %c0] : memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>, vector<${nf}x${at}>
-          %qor = vector.load %q_s[%j, %c2, %c0] : memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>, vector<${nf}x${at}>
-          %qoi = vector.load %q_s[%j, %c3, %c0] : memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>, vector<${nf}x${at}>
+          %qer = vector.load %q_s[%j, %c0, %c0] : memref<${span}x4x${nf}x${at}, #gpu.address_space<workgroup>>, vector<${nf}x${at}>
+          %qei = vector.load %q_s[%j, %c1, %c0] : memref<${span}x4x${nf}x${at}, #gpu.address_space<workgroup>>, vector<${nf}x${at}>
+          %qor = vector.load %q_s[%j, %c2, %c0] : memref<${span}x4x${nf}x${at}, #gpu.address_space<workgroup>>, vector<${nf}x${at}>
+          %qoi = vector.load %q_s[%j, %c3, %c0] : memref<${span}x4x${nf}x${at}, #gpu.address_space<workgroup>>, vector<${nf}x${at}>
           %wer = func.call @expand_f(%qer) : (vector<${nf}x${at}>) -> vector<${slots}x${at}>
           %wei = func.call @expand_f(%qei) : (vector<${nf}x${at}>) -> vector<${slots}x${at}>
           %wor = func.call @expand_f(%qor) : (vector<${nf}x${at}>) -> vector<${slots}x${at}>
@@ -126,7 +126,7 @@ ${expand_f}
           %ei2 = math.fma %ve, %wei, %ei : vector<${slots}x${at}>
           %or2 = math.fma %ve, %wor, %or : vector<${slots}x${at}>
           %oi2 = math.fma %ve, %woi, %oi : vector<${slots}x${at}>
-          %ab = vector.load %ab_s[%j, %c0] : memref<32x2xf64, #gpu.address_space<workgroup>>, vector<2xf64>
+          %ab = vector.load %ab_s[%j, %c0] : memref<${span}x2xf64, #gpu.address_space<workgroup>>, vector<2xf64>
           %al = vector.extract %ab[0] : f64 from vector<2xf64>
           %be = vector.extract %ab[1] : f64 from vector<2xf64>
           %alv = vector.broadcast %al : f64 to vector<${kp}xf64>
@@ -141,8 +141,8 @@ ${expand_f}
         // checkpoint (@checkpoint: every 8 steps in a careful loop). %careful is a constant at
         // each call site.
         func.func private @span(%careful: i1, %u: vector<${kp}xf64>,
-            %ab_s: memref<32x2xf64, #gpu.address_space<workgroup>>,
-            %q_s: memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>, %base: index, %cnt4: index,
+            %ab_s: memref<${span}x2xf64, #gpu.address_space<workgroup>>,
+            %q_s: memref<${span}x4x${nf}x${at}, #gpu.address_space<workgroup>>, %base: index, %cnt4: index,
             %y1: vector<${kp}xf64>, %y0: vector<${kp}xf64>, %k: vector<${kp}xi64>,
             %er: vector<${slots}x${at}>, %ei: vector<${slots}x${at}>, %or: vector<${slots}x${at}>, %oi: vector<${slots}x${at}>)
             -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>) {
@@ -156,22 +156,22 @@ ${expand_f}
               iter_args(%a1 = %y1, %a0 = %y0, %ak = %k, %sk = %sk0, %a3 = %er, %a4 = %ei, %a5 = %or, %a6 = %oi)
               -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${kp}xf64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>) {
             %s0:6 = func.call @one(%careful, %u, %ab_s, %q_s, %j, %a1, %a0, %sk, %a3, %a4, %a5, %a6)
-                : (i1, vector<${kp}xf64>, memref<32x2xf64, #gpu.address_space<workgroup>>, memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>, index,
+                : (i1, vector<${kp}xf64>, memref<${span}x2xf64, #gpu.address_space<workgroup>>, memref<${span}x4x${nf}x${at}, #gpu.address_space<workgroup>>, index,
                    vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>)
                   -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>)
             %j1 = arith.addi %j, %c1 : index
             %s1:6 = func.call @one(%careful, %u, %ab_s, %q_s, %j1, %s0#0, %s0#1, %sk, %s0#2, %s0#3, %s0#4, %s0#5)
-                : (i1, vector<${kp}xf64>, memref<32x2xf64, #gpu.address_space<workgroup>>, memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>, index,
+                : (i1, vector<${kp}xf64>, memref<${span}x2xf64, #gpu.address_space<workgroup>>, memref<${span}x4x${nf}x${at}, #gpu.address_space<workgroup>>, index,
                    vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>)
                   -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>)
             %j2 = arith.addi %j, %c2 : index
             %s2:6 = func.call @one(%careful, %u, %ab_s, %q_s, %j2, %s1#0, %s1#1, %sk, %s1#2, %s1#3, %s1#4, %s1#5)
-                : (i1, vector<${kp}xf64>, memref<32x2xf64, #gpu.address_space<workgroup>>, memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>, index,
+                : (i1, vector<${kp}xf64>, memref<${span}x2xf64, #gpu.address_space<workgroup>>, memref<${span}x4x${nf}x${at}, #gpu.address_space<workgroup>>, index,
                    vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>)
                   -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>)
             %j3 = arith.addi %j, %c3 : index
             %s3:6 = func.call @one(%careful, %u, %ab_s, %q_s, %j3, %s2#0, %s2#1, %sk, %s2#2, %s2#3, %s2#4, %s2#5)
-                : (i1, vector<${kp}xf64>, memref<32x2xf64, #gpu.address_space<workgroup>>, memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>, index,
+                : (i1, vector<${kp}xf64>, memref<${span}x2xf64, #gpu.address_space<workgroup>>, memref<${span}x4x${nf}x${at}, #gpu.address_space<workgroup>>, index,
                    vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>)
                   -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>)
             %rs:4 = func.call @checkpoint(%careful, %base, %j, %s3#0, %s3#1, %ak, %sk)
@@ -249,15 +249,15 @@ ${expand_f}
           return
         }
 
-        // Row %lid (< 32) of the span's staged coefficients: step k = %base + %lid of order m
+        // Row %r (< ${span}) of the span's staged coefficients: step k = %base + %r of order m
         // (alpha, beta; the fields' qe = e1 Q_{m+2k} + e2 Q_{m+2k+2} and qo = g Q_{m+2k+1},
         // each Q past lmax zero); zeros past the last step, so that the loops may run to a
         // multiple of 4 (alpha = beta = 0 and zero coefficients change no sum).
         func.func private @stage(%chain: memref<?x5xf64, #hal.descriptor_type<storage_buffer>>,
             %q: memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
-            %ab_s: memref<32x2xf64, #gpu.address_space<workgroup>>,
-            %q_s: memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>,
-            %lid: index, %base: index, %nsteps: index, %row0: index, %m: index, %lmax: index,
+            %ab_s: memref<${span}x2xf64, #gpu.address_space<workgroup>>,
+            %q_s: memref<${span}x4x${nf}x${at}, #gpu.address_space<workgroup>>,
+            %r: index, %base: index, %nsteps: index, %row0: index, %m: index, %lmax: index,
             %mstart: index, %nfields: index, %b0: index) {
           %c0 = arith.constant 0 : index
           %c1 = arith.constant 1 : index
@@ -266,7 +266,7 @@ ${expand_f}
           %c4 = arith.constant 4 : index
           %cnf = arith.constant ${nf} : index
           %zero = arith.constant 0.0 : f64
-          %k = arith.addi %base, %lid : index
+          %k = arith.addi %base, %r : index
           %in = arith.cmpi ult, %k, %nsteps : index
           %row1 = arith.addi %row0, %k : index
           %row = arith.select %in, %row1, %row0 : index
@@ -277,8 +277,8 @@ ${expand_f}
           %g0 = memref.load %chain[%row, %c4] : memref<?x5xf64, #hal.descriptor_type<storage_buffer>>
           %al = arith.select %in, %al0, %zero : f64
           %be = arith.select %in, %be0, %zero : f64
-          memref.store %al, %ab_s[%lid, %c0] : memref<32x2xf64, #gpu.address_space<workgroup>>
-          memref.store %be, %ab_s[%lid, %c1] : memref<32x2xf64, #gpu.address_space<workgroup>>
+          memref.store %al, %ab_s[%r, %c0] : memref<${span}x2xf64, #gpu.address_space<workgroup>>
+          memref.store %be, %ab_s[%r, %c1] : memref<${span}x2xf64, #gpu.address_space<workgroup>>
           // degrees l = m + 2k, l + 1, l + 2 and their indices from the order's first
           %k2 = arith.muli %k, %c2 : index
           %l = arith.addi %m, %k2 : index
@@ -325,10 +325,10 @@ ${expand_f}
             %sei = func.call @sums_of(%ei) : (f64) -> ${at}
             %sor = func.call @sums_of(%or) : (f64) -> ${at}
             %soi = func.call @sums_of(%oi) : (f64) -> ${at}
-            memref.store %ser, %q_s[%lid, %c0, %f] : memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>
-            memref.store %sei, %q_s[%lid, %c1, %f] : memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>
-            memref.store %sor, %q_s[%lid, %c2, %f] : memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>
-            memref.store %soi, %q_s[%lid, %c3, %f] : memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>
+            memref.store %ser, %q_s[%r, %c0, %f] : memref<${span}x4x${nf}x${at}, #gpu.address_space<workgroup>>
+            memref.store %sei, %q_s[%r, %c1, %f] : memref<${span}x4x${nf}x${at}, #gpu.address_space<workgroup>>
+            memref.store %sor, %q_s[%r, %c2, %f] : memref<${span}x4x${nf}x${at}, #gpu.address_space<workgroup>>
+            memref.store %soi, %q_s[%r, %c3, %f] : memref<${span}x4x${nf}x${at}, #gpu.address_space<workgroup>>
           }
           return
         }
@@ -339,7 +339,7 @@ ${expand_f}
           %c2 = arith.constant 2 : index
           %c3 = arith.constant 3 : index
           %c4 = arith.constant 4 : index
-          %c32 = arith.constant 32 : index
+          %cspan = arith.constant ${span} : index
           %c64 = arith.constant 64 : index
           %four = arith.constant -4 : index  // ~3: n & four rounds n down to a multiple of 4
           %ckp = arith.constant ${kp} : index
@@ -376,9 +376,9 @@ ${expand_f}
           %F = hal.interface.binding.subspan layout(#leg_synth_layout) binding(5) alignment(64) offset(%c0)
               : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>{%nfields, %nlat, %mc}
 
-          // one span of 32 steps staged in workgroup memory, read by every thread
-          %ab_s = memref.alloc() : memref<32x2xf64, #gpu.address_space<workgroup>>
-          %q_s = memref.alloc() : memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>
+          // one span of ${span} steps staged in workgroup memory, read by every thread
+          %ab_s = memref.alloc() : memref<${span}x2xf64, #gpu.address_space<workgroup>>
+          %q_s = memref.alloc() : memref<${span}x4x${nf}x${at}, #gpu.address_space<workgroup>>
 
           %lid = gpu.thread_id x
           %hx = hal.interface.workgroup.id[0] : index
@@ -424,12 +424,11 @@ ${expand_f}
           %x, %u, %yseed, %k0 = func.call @init(%xtab, %seedtab, %m, %p0, %plast)
               : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
                  index, index, index) -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>)
-          %lo = arith.cmpi ult, %lid, %c32 : index
           // true when the plan needs no careful loop (every seed starts live, or the sums
           // carry the one level below: ireesht/kernels_mlir.py): it then folds away
           %lean_only = arith.constant ${lean_only}
 
-          %st:8 = scf.for %base = %c0 to %nsteps step %c32
+          %st:8 = scf.for %base = %c0 to %nsteps step %cspan
               iter_args(%y1 = %yseed, %y0 = %zk, %k = %k0, %er = %z4, %ei = %z4, %or = %z4, %oi = %z4, %n = %n0)
               -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>,
                   vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, index) {
@@ -438,15 +437,15 @@ ${expand_f}
             %mine0 = func.call @live(%k) : (vector<${kp}xi64>) -> i1
             %mine = arith.ori %mine0, %idle : i1
             func.call @vote(%flags, %n, %lid, %mine) : (memref<${vote_flags}xi32, #gpu.address_space<workgroup>>, index, index, i1) -> ()
-            scf.if %lo {
-              func.call @stage(%chain, %q, %ab_s, %q_s, %lid, %base, %nsteps, %row0, %m, %lmax, %mstart, %nfields, %b0)
+            scf.for %srow = %lid to %cspan step %c64 {
+              func.call @stage(%chain, %q, %ab_s, %q_s, %srow, %base, %nsteps, %row0, %m, %lmax, %mstart, %nfields, %b0)
                   : (memref<?x5xf64, #hal.descriptor_type<storage_buffer>>, memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
-                     memref<32x2xf64, #gpu.address_space<workgroup>>, memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>,
+                     memref<${span}x2xf64, #gpu.address_space<workgroup>>, memref<${span}x4x${nf}x${at}, #gpu.address_space<workgroup>>,
                      index, index, index, index, index, index, index, index, index) -> ()
             }
             gpu.barrier
             %left = arith.subi %nsteps, %base : index
-            %cnt = arith.minui %left, %c32 : index
+            %cnt = arith.minui %left, %cspan : index
             %cnt3 = arith.addi %cnt, %c3 : index
             %cnt40 = arith.andi %cnt3, %four : index
             %cnt4 = arith.select %idle, %c0, %cnt40 : index
@@ -454,13 +453,13 @@ ${expand_f}
             %live = arith.ori %voted, %lean_only : i1
             %sp:7 = scf.if %live -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>) {
               %w:7 = func.call @span(%false, %u, %ab_s, %q_s, %base, %cnt4, %y1, %y0, %k, %er, %ei, %or, %oi)
-                  : (i1, vector<${kp}xf64>, memref<32x2xf64, #gpu.address_space<workgroup>>, memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>, index, index,
+                  : (i1, vector<${kp}xf64>, memref<${span}x2xf64, #gpu.address_space<workgroup>>, memref<${span}x4x${nf}x${at}, #gpu.address_space<workgroup>>, index, index,
                      vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>)
                     -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>)
               scf.yield %w#0, %w#1, %w#2, %w#3, %w#4, %w#5, %w#6 : vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>
             } else {
               %w:7 = func.call @span(%true, %u, %ab_s, %q_s, %base, %cnt4, %y1, %y0, %k, %er, %ei, %or, %oi)
-                  : (i1, vector<${kp}xf64>, memref<32x2xf64, #gpu.address_space<workgroup>>, memref<32x4x${nf}x${at}, #gpu.address_space<workgroup>>, index, index,
+                  : (i1, vector<${kp}xf64>, memref<${span}x2xf64, #gpu.address_space<workgroup>>, memref<${span}x4x${nf}x${at}, #gpu.address_space<workgroup>>, index, index,
                      vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>)
                     -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>)
               scf.yield %w#0, %w#1, %w#2, %w#3, %w#4, %w#5, %w#6 : vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>

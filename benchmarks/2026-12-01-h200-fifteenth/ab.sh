@@ -1,0 +1,28 @@
+# Shared by the run.sh of this session's A/Bs (sourced on the GPU machine, after the wheels
+# are installed into /tmp/site). Usage: ab_run DIR BASE "TAG=PYTHONPATH ..." [VARIANTS]:
+# two rounds of ab.py time per tag in turn, then Nsight Compute per tag (one line per
+# launch: id, grid, block, time in ns, registers), into $OUT/times.txt and $OUT/stages.txt.
+S=benchmarks/2026-12-01-h200-fifteenth
+ab_run() {
+  local dir=$1 base=$2 tags=$3 variants=${4:-}
+  for round in 1 2; do
+    for tp in $tags; do
+      PYTHONPATH=/tmp/site:${tp#*=} python3 $S/ab.py time $dir ${tp%%=*} $base $variants
+    done
+  done 2>&1 | tee $OUT/times.txt
+  for tp in $tags; do
+    echo "== ${tp%%=*}: Nsight Compute per launch: id, grid, block, time, registers"
+    PYTHONPATH=/tmp/site:${tp#*=} ncu --csv --metrics gpu__time_duration.sum,launch__registers_per_thread \
+      --log-file /tmp/ncu.csv python3 $S/ab.py launch $dir ${tp%%=*} $base $variants >/dev/null 2>&1
+    python3 - /tmp/ncu.csv <<'PY'
+import csv, sys
+lines = open(sys.argv[1]).read().splitlines()
+i = next(k for k, l in enumerate(lines) if l.startswith('"ID"'))
+rows = {}
+for r in csv.DictReader(lines[i:]):
+    rows.setdefault(r["ID"], [r["Grid Size"], r["Block Size"]]).append(f'{r["Metric Name"]}={r["Metric Value"]}')
+for k, v in rows.items():
+    print(k, *v)
+PY
+  done 2>&1 | tee $OUT/stages.txt
+}
