@@ -2,13 +2,14 @@
 
 Rows ``0 .. nphi-1`` hold ``(cos, sin)(2 pi k / nphi)``, what every family reads. When the
 stages take the FFT path (``fft_path``: ``nphi / 2 = 2^a 3^b 5^c``), ``nphi / 2`` more rows
-follow for the MLIR family's Stockham passes (``fft_passes``), one block per pass in the
-order the passes run: for the radix-R pass of sub-transform length ``p`` (a product of the
-radices before it), ``(cos, sin)(2 pi r k / (R p))`` at the block's row ``(r - 1) p + k``
-(``r = 1 .. R-1``, ``k < p``; the first pass of radix 2 rotates nothing and has no block;
-the last rows, as many as that pass's ``p``, are unused). The lanes of a warp then read
-neighbouring rows, where the same rotations in the first ``nphi`` rows lie ``nphi / (R p)``
-rows apart.
+follow for the Stockham passes of the plan's kernel family (``fft_passes`` with the family's
+``RADIX``: the MLIR family's, and the WGSL family's for powers of two), one block per pass
+in the order the passes run: for the radix-R pass of sub-transform length ``p`` (a product
+of the radices before it), ``(cos, sin)(2 pi r k / (R p))`` at the block's row
+``(r - 1) p + k`` (``r = 1 .. R-1``, ``k < p``; a first pass of radix 2 rotates nothing and
+has no block; the last rows, as many as that pass's ``p``, are unused). The lanes of a warp
+then read neighbouring rows, where the same rotations in the first ``nphi`` rows lie
+``nphi / (R p)`` rows apart.
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ import numpy as np
 __all__ = ["fft_mixed", "fft_passes", "fft_path", "twiddle", "twiddle_rows"]
 
 FFT_MAX = 4096  # longest row of the FFT path (workgroup memory of the Fourier kernels)
+# The largest radix of each kernel family's power-of-two FFT passes, which the twiddle table's
+# pass rows follow (the C family reads rows 0 .. nphi-1 only)
+RADIX = {"mlir": 8, "wgsl": 4, "c": 4}
 
 
 def _smooth(n: int) -> bool:
@@ -45,20 +49,23 @@ def fft_mixed(nphi: int) -> bool:
     return fft_path(nphi) and n & (n - 1) != 0
 
 
-def fft_passes(n: int) -> list[tuple[int, int]]:
-    """The passes ``(radix, p)`` of the ``n``-point complex FFT of the MLIR Fourier kernels
-    (kernels/mlir/fft_core.mlir), in the order they run, ``p`` the sub-transform length
-    before the pass: one radix-2 pass when ``n``'s power of two has an odd exponent, radix 4
-    for the rest of it, then radix 3, then radix 5."""
+def fft_passes(n: int, radix: int = 8) -> list[tuple[int, int]]:
+    """The passes ``(R, p)`` of the ``n``-point complex FFT of a kernel family whose largest
+    power-of-two radix is ``radix`` (``RADIX``: 8 for kernels/mlir/fft_core.mlir, 4 for the
+    WGSL kernels, which take powers of two only), in the order they run, ``p`` the
+    sub-transform length before the pass: for ``n``'s power of two ``2^a``, one pass of
+    radix ``2^(a mod log2 radix)`` when that is not 1 (a radix 2 or 4), radix ``radix`` for
+    the rest of it, then radix 3, then radix 5."""
     two = n & -n
     p, passes = 1, []
-    if (two.bit_length() - 1) % 2:
-        passes.append((2, 1))
-        p = 2
-    for radix, more in ((4, lambda p: p < two), (3, lambda p: (n // p) % 3 == 0), (5, lambda p: p < n)):
+    first = 1 << ((two.bit_length() - 1) % (radix.bit_length() - 1))
+    if first > 1:
+        passes.append((first, 1))
+        p = first
+    for r, more in ((radix, lambda p: p < two), (3, lambda p: (n // p) % 3 == 0), (5, lambda p: p < n)):
         while more(p):
-            passes.append((radix, p))
-            p *= radix
+            passes.append((r, p))
+            p *= r
     return passes
 
 
@@ -67,14 +74,15 @@ def twiddle_rows(nphi: int) -> int:
     return nphi + (nphi // 2 if fft_path(nphi) else 0)
 
 
-def twiddle(nphi: int, dtype: type = np.float64) -> np.ndarray:
-    """The table ``(twiddle_rows(nphi), 2)`` of (cos, sin) pairs (module doc), computed in
-    float64 and rounded once to ``dtype``."""
+def twiddle(nphi: int, dtype: type = np.float64, radix: int = 8) -> np.ndarray:
+    """The table ``(twiddle_rows(nphi), 2)`` of (cos, sin) pairs (module doc), its pass rows
+    those of ``fft_passes(nphi / 2, radix)`` (``RADIX[family]``), computed in float64 and
+    rounded once to ``dtype``."""
     ang = [np.arange(nphi) / nphi]
     if fft_path(nphi):
         n = nphi // 2
         blocks = [np.outer(np.arange(1, r), np.arange(p)).ravel() / (r * p)
-                  for r, p in fft_passes(n) if r != 2]
+                  for r, p in fft_passes(n, radix) if r != 2]
         used = sum(b.size for b in blocks)
         ang += blocks + [np.zeros(n - used)]
     a = 2 * np.pi * np.concatenate(ang)

@@ -237,26 +237,25 @@ def _contribute(kp: int, nf: int, ft: str, part: int, lane_group: int, stride: i
 
 
 def fft_pass_calls(ft: str, mixed: bool) -> dict[str, str]:
-    """``radix{2,3,4,5}_calls`` of fft_core.mlir: a pass unrolled over a thread's butterflies
-    tid + 128 q (q < 8 for radix 2, 6 for radix 3, 4 for radix 4 and 5), each butterfly's
-    outputs in named values, all stored after the barrier; and ``fft_mixed``. Without
-    ``mixed`` (``fourier.fft_mixed``) the radix-3 and radix-5 passes are left empty and the
-    kernels take the FFT for powers of two only."""
+    """``radix{2,3,4,5,8}_calls`` of fft_core.mlir: a pass unrolled over a thread's butterflies
+    tid + 128 q (q < 8 for radix 2, 6 for radix 3, 4 for radix 4 and 5, 2 for radix 8), each
+    butterfly's outputs in named values, all stored after the barrier; and ``fft_mixed``.
+    Without ``mixed`` (``fourier.fft_mixed``) the radix-3 and radix-5 passes are left empty
+    and the kernels take the FFT for powers of two only."""
     sm = f"memref<4096x{ft}, #gpu.address_space<workgroup>>"
     tw = f"memref<?x{ft}, #hal.descriptor_type<storage_buffer>>"
     pad = " " * 12
     # per radix: butterflies per thread, their count's name, and the operands after %in of
-    # @radixR and of @putR (with their types)
-    passes = {4: (4, "%nb4", ("%sm, %tw, %i{q}, %nb4, %half, %pm1, %p2, %tb",
-                              f"i1, {sm}, {tw}, index, index, index, index, index, index"),
-                  ("%sm, %i{q}, %pm1, %p, %half", f"i1, {sm}, index, index, index, index")),
-              2: (8, "%nb2", ("%sm, %i{q}, %nb2, %half", f"i1, {sm}, index, index, index"),
+    # @radixR and of @putR (with their types); radix 4 and 8 take p - 1, radix 3 and 5 p
+    passes = {2: (8, "%nb2", ("%sm, %i{q}, %nb2, %half", f"i1, {sm}, index, index, index"),
                   ("%sm, %i{q}, %half", f"i1, {sm}, index, index"))}
-    for radix, count in ((3, 6), (5, 4)):
+    for radix, count in ((4, 4), (8, 2), (3, 6), (5, 4)):
+        ps = ["%pm1", "%p"] if radix in (4, 8) else ["%p"]
         passes[radix] = (count, f"%nb{radix}",
-                         (f"%sm, %tw, %i{{q}}, %nb{radix}, %half, %p, %p2, %tb",
+                         (f"%sm, %tw, %i{{q}}, %nb{radix}, %half, {ps[0]}, %p2, %tb",
                           f"i1, {sm}, {tw}, index, index, index, index, index, index"),
-                         ("%sm, %i{q}, %p, %half", f"i1, {sm}, index, index, index"))
+                         (", ".join(["%sm", "%i{q}", *ps, "%half"]),
+                          ", ".join(["i1", sm] + ["index"] * (len(ps) + 2))))
     out = {}
     for radix, (count, nb, (args, arg_types), (puts, put_types)) in passes.items():
         outs = ", ".join([ft] * 2 * radix)
@@ -271,7 +270,7 @@ def fft_pass_calls(ft: str, mixed: bool) -> dict[str, str]:
             stores.append(f"{pad}func.call @put{radix}(%in{q}, {puts.format(q=q)}, {ys}) "
                           f": ({put_types}, {outs}) -> ()")
         out[f"radix{radix}_calls"] = ("\n".join(calls + [f"{pad}gpu.barrier"] + stores)
-                                      if mixed or radix in (2, 4) else "")
+                                      if mixed or radix in (2, 4, 8) else "")
     out["fft_mixed"] = "true" if mixed else "false"
     return out
 

@@ -196,7 +196,8 @@ class Plan:
         (mc*npairs, 2)`` (the seed of order m and pair p in row m npairs + p,
         ``legendre.seed_table``), ``polar (mc,)`` (the pairs next to the pole that order m may
         skip, ``legendre.polar_rows``), ``coef (nlm, 4)`` (A, B, C, E),
-        ``stab (nlm,)``, ``wtab (npairs,)``, ``twiddle (fourier.twiddle_rows(nphi), 2)``; all
+        ``stab (nlm,)``, ``wtab (npairs,)``, ``twiddle (fourier.twiddle_rows(nphi), 2)`` (its
+        pass rows those of the plan's kernel family); all
         computed in float64 and rounded once (values that need more than float32 come as hi +
         lo pairs; in float64 the lo parts are 0); with the "ishioka" recurrence also ``chain
         (ishioka.offset(lmax, mmax + 1), 5)`` in float64 whatever the dtype
@@ -221,7 +222,7 @@ class Plan:
             "coef": coef.astype(dt),
             "stab": stab.astype(dt),
             "wtab": wtab,
-            "twiddle": fourier.twiddle(self.nphi, dt),
+            "twiddle": fourier.twiddle(self.nphi, dt, fourier.RADIX[self.kernels]),
         }
         if self.recurrence == "ishioka":
             out["chain"] = ishioka.chain_table(self.lmax, self.mmax)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import string
 from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 import pytest
@@ -168,17 +169,24 @@ def mlir_module(target: str, nls=NLS, dtype: str = "float32", nphi: int = 12) ->
             f"[#target]> : !hal.device]}} {{\n" + "\n".join(parts) + "}\n")
 
 
+class Stages(NamedTuple):
+    """A family's Fourier stages: ``run(name, nl, *args)`` calls function ``name`` (synth,
+    analys) on NL rows; ``family`` names the twiddle table's pass rows they read."""
+    family: str
+    run: Callable[..., np.ndarray]
+
+
 @functools.cache
-def load(family: str) -> Callable[..., np.ndarray]:
-    """``run(name, nl, *args)``: function ``name`` (synth, analys) of a family's stages on NL
-    rows. Compiled once per test run, as test_mlir_fft.py runs the MLIR family too."""
+def load(family: str) -> Stages:
+    """The family's stages on the Vulkan device. Compiled once per test run, as
+    test_mlir_fft.py runs the MLIR family too."""
     if family == "wgsl":
         session = Session(compile_mlir(WGSL_MODULE, kernels_wgsl.compile_flags(None)), "vulkan")
-        return lambda name, nl, *args: session.to_numpy(session.call(name, *args))
+        return Stages(family, lambda name, nl, *args: session.to_numpy(session.call(name, *args)))
     plan = mlir_plan("vulkan")
     session = Session(compile_mlir(mlir_module("vulkan"), kernels_mlir.compile_flags(plan)),
                       "vulkan")
-    return lambda name, nl, *args: session.to_numpy(session.call(f"{name}{nl}", *args))
+    return Stages(family, lambda name, nl, *args: session.to_numpy(session.call(f"{name}{nl}", *args)))
 
 
 POW2 = [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]  # FFT path of both families
@@ -208,17 +216,16 @@ CASES = _cases()
 
 
 @pytest.fixture(scope="module", params=["wgsl", "mlir"])
-def stages(request, vulkan: str) -> Callable[..., np.ndarray]:
+def stages(request, vulkan: str) -> Stages:
     """The family's stages on the Vulkan device (see ``load``)."""
     return load(request.param)
 
 
-def check_synth(run: Callable[..., np.ndarray], rng: np.random.Generator, n: int, m: int,
-                shapes: list) -> None:
-    tw = fourier.twiddle(n, np.float32)
+def check_synth(stages: Stages, rng: np.random.Generator, n: int, m: int, shapes: list) -> None:
+    tw = fourier.twiddle(n, np.float32, fourier.RADIX[stages.family])
     for nl, b in shapes:
         F = rng.standard_normal((b, nl, m + 1, 2)).astype(np.float32)
-        got = run("synth", nl, tw, F, n)
+        got = stages.run("synth", nl, tw, F, n)
         Fc = F[..., 0].astype(np.float64) + 1j * F[..., 1].astype(np.float64)
         spec = np.zeros((b, nl, n // 2 + 1), np.complex128)
         spec[..., : m + 1] = Fc
@@ -229,12 +236,11 @@ def check_synth(run: Callable[..., np.ndarray], rng: np.random.Generator, n: int
         assert err <= TOL, f"NP={n} M={m} NL={nl} B={b}: rel L2 error {err:.2e}"
 
 
-def check_analys(run: Callable[..., np.ndarray], rng: np.random.Generator, n: int, m: int,
-                 shapes: list) -> None:
-    tw = fourier.twiddle(n, np.float32)
+def check_analys(stages: Stages, rng: np.random.Generator, n: int, m: int, shapes: list) -> None:
+    tw = fourier.twiddle(n, np.float32, fourier.RADIX[stages.family])
     for nl, b in shapes:
         f = rng.standard_normal((b, nl, n)).astype(np.float32)
-        got = run("analys", nl, tw, f, m + 1)
+        got = stages.run("analys", nl, tw, f, m + 1)
         f64 = f.astype(np.float64)
         ref = np.fft.rfft(f64, axis=-1)[..., : m + 1]  # raw, no 1/NP
         assert got.shape == (b, nl, m + 1, 2)

@@ -11,33 +11,30 @@ from ireesht import fourier
 
 
 @pytest.mark.parametrize("nphi", [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096])
-def test_pass_blocks_hold_the_pass_rotations(nphi: int) -> None:
+def test_power_of_two_rows_take_radix_8_passes(nphi: int) -> None:
     t = fourier.twiddle(nphi)
     assert t.shape == (nphi + nphi // 2, 2) == (fourier.twiddle_rows(nphi), 2)
     k = np.arange(nphi)
     np.testing.assert_allclose(t[:nphi], np.stack([np.cos(2 * np.pi * k / nphi),
                                                    np.sin(2 * np.pi * k / nphi)], -1),
                                rtol=0, atol=1e-15)
+    # MLIR: one pass of radix 2 or 4 when log2(n) is no multiple of 3, first, radix 8 after it;
+    # WGSL: one of radix 2 when log2(n) is odd, radix 4 after it
     n = nphi // 2
-    p = p0 = 2 if (n.bit_length() - 1) % 2 else 1
-    rows = 0
-    while p < n:
-        for r in (1, 2, 3):
-            for kk in range(p):
-                row = nphi + (p - p0) + (r - 1) * p + kk
-                assert row < nphi + n
-                np.testing.assert_array_equal(t[row], t[r * kk * nphi // (4 * p) % nphi])
-                rows += 1
-        p *= 4
-    assert rows == n - p0
+    a = n.bit_length() - 1
+    assert [r for r, _ in fourier.fft_passes(n, 8)] == {0: [], 1: [2], 2: [4]}[a % 3] + [8] * (a // 3)
+    assert [r for r, _ in fourier.fft_passes(n, 4)] == [2] * (a % 2) + [4] * (a // 2)
 
 
-@pytest.mark.parametrize("nphi", [6, 12, 30, 50, 360, 1440, 2880, 3888, 4050])
-def test_mixed_radix_blocks_hold_the_pass_rotations(nphi: int) -> None:
-    t = fourier.twiddle(nphi)
+@pytest.mark.parametrize("nphi,radix", [*[(n, r) for n in (4, 8, 16, 32, 64, 128, 256, 512, 1024,
+                                                            2048, 4096) for r in (4, 8)],
+                                         *[(n, 8) for n in (6, 12, 30, 50, 360, 1440, 2880, 3888,
+                                                            4050)]])
+def test_pass_blocks_hold_the_pass_rotations(nphi: int, radix: int) -> None:
+    t = fourier.twiddle(nphi, np.float64, radix)
     n = nphi // 2
     assert fourier.fft_path(nphi) and t.shape == (nphi + n, 2)
-    passes = fourier.fft_passes(n)
+    passes = fourier.fft_passes(n, radix)
     assert int(np.prod([r for r, _ in passes])) == n
     row = nphi
     for r, p in passes:

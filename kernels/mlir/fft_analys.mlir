@@ -8,9 +8,9 @@
 // Same algorithm as kernels/wgsl/fft_analys.wgsl, which explains the math:
 //  * FAST, NP even with 4 <= NP <= 4096 and NP/2 = 2^a 3^b 5^c (ireesht/fourier.py fft_path):
 //    the row packed as z_n = f_2n + i f_2n+1, transformed by an NP/2-point Stockham FFT in
-//    workgroup memory (one radix-2 pass when a is odd, radix-4 passes, then radix 3 and
-//    radix 5), split into the spectrum of the real row. The WGSL kernel takes this path for
-//    powers of two only.
+//    workgroup memory (one radix-2 or radix-4 pass where 3 does not divide a, radix-8
+//    passes, then radix 3 and radix 5), split into the spectrum of the real row. The WGSL
+//    kernel takes this path for powers of two only.
 //  * DIRECT, any other NP (NP > 2M): band-limited DFT of the mc outputs only, the row staged in
 //    workgroup memory, twiddle[(m j) mod NP] advanced incrementally; for small mc, S lanes per
 //    m split the sum over j and a tree reduction joins them.

@@ -190,6 +190,163 @@
           return
         }
 
+        // Radix-8 butterfly %i (when %in) of a pass with sub-transform length p (%pm1 = p - 1,
+        // %p2 = 2 p), rotations exp(2 pi i r k / (8 p)) from %tw[%tb] (the pass's block of
+        // ireesht/fourier.py): y_r = sum_t x[i + t n/8] w^(t k) exp(${sign}2 pi i r t / 8), as two
+        // radix-4 DFTs: of b_t = a_t + a_(t+4) (the even y) and of c_t = (a_t - a_(t+4))
+        // exp(${sign}i pi t / 4) (the odd y), a_t the rotated inputs.
+        func.func private @radix8(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
+            %i: index, %nb8: index, %half: index, %pm1: index, %p2: index, %tb: index) -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
+          %c2 = arith.constant 2 : index
+          %zero = arith.constant 0.0 : ${ft}
+          %r2 = arith.constant 0.70710678118654752440 : ${ft}  // 1 / sqrt(2)
+          %nr2 = arith.constant -0.70710678118654752440 : ${ft}
+          %y:16 = scf.if %in -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
+            %k = arith.andi %i, %pm1 : index
+            %ih = arith.addi %i, %half : index
+            %a0r = memref.load %sm[%i] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %a0i = memref.load %sm[%ih] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %k2 = arith.muli %k, %c2 : index
+            // a_t = x[i + t n/8] exp(s i theta_t), exp(i theta_t) the block's entry (t - 1) p + k
+            %i1 = arith.addi %i, %nb8 : index
+            %t1 = arith.addi %tb, %k2 : index
+            %a1r, %a1i = func.call @rotate(%sm, %tw, %i1, %half, %t1)
+                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+            %i2 = arith.addi %i1, %nb8 : index
+            %t2 = arith.addi %t1, %p2 : index
+            %a2r, %a2i = func.call @rotate(%sm, %tw, %i2, %half, %t2)
+                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+            %i3 = arith.addi %i2, %nb8 : index
+            %t3 = arith.addi %t2, %p2 : index
+            %a3r, %a3i = func.call @rotate(%sm, %tw, %i3, %half, %t3)
+                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+            %i4 = arith.addi %i3, %nb8 : index
+            %t4 = arith.addi %t3, %p2 : index
+            %a4r, %a4i = func.call @rotate(%sm, %tw, %i4, %half, %t4)
+                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+            %i5 = arith.addi %i4, %nb8 : index
+            %t5 = arith.addi %t4, %p2 : index
+            %a5r, %a5i = func.call @rotate(%sm, %tw, %i5, %half, %t5)
+                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+            %i6 = arith.addi %i5, %nb8 : index
+            %t6 = arith.addi %t5, %p2 : index
+            %a6r, %a6i = func.call @rotate(%sm, %tw, %i6, %half, %t6)
+                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+            %i7 = arith.addi %i6, %nb8 : index
+            %t7 = arith.addi %t6, %p2 : index
+            %a7r, %a7i = func.call @rotate(%sm, %tw, %i7, %half, %t7)
+                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+            %b0r = arith.addf %a0r, %a4r : ${ft}
+            %d0r = arith.subf %a0r, %a4r : ${ft}
+            %b0i = arith.addf %a0i, %a4i : ${ft}
+            %d0i = arith.subf %a0i, %a4i : ${ft}
+            %b1r = arith.addf %a1r, %a5r : ${ft}
+            %d1r = arith.subf %a1r, %a5r : ${ft}
+            %b1i = arith.addf %a1i, %a5i : ${ft}
+            %d1i = arith.subf %a1i, %a5i : ${ft}
+            %b2r = arith.addf %a2r, %a6r : ${ft}
+            %d2r = arith.subf %a2r, %a6r : ${ft}
+            %b2i = arith.addf %a2i, %a6i : ${ft}
+            %d2i = arith.subf %a2i, %a6i : ${ft}
+            %b3r = arith.addf %a3r, %a7r : ${ft}
+            %d3r = arith.subf %a3r, %a7r : ${ft}
+            %b3i = arith.addf %a3i, %a7i : ${ft}
+            %d3i = arith.subf %a3i, %a7i : ${ft}
+            // the even outputs: radix 4 of b
+            %s02r = arith.addf %b0r, %b2r : ${ft}
+            %s02i = arith.addf %b0i, %b2i : ${ft}
+            %d02r = arith.subf %b0r, %b2r : ${ft}
+            %d02i = arith.subf %b0i, %b2i : ${ft}
+            %s13r = arith.addf %b1r, %b3r : ${ft}
+            %s13i = arith.addf %b1i, %b3i : ${ft}
+            %d13r = arith.subf %b1r, %b3r : ${ft}
+            %d13i = arith.subf %b1i, %b3i : ${ft}
+            %y0r = arith.addf %s02r, %s13r : ${ft}
+            %y0i = arith.addf %s02i, %s13i : ${ft}
+            %y4r = arith.subf %s02r, %s13r : ${ft}
+            %y4i = arith.subf %s02i, %s13i : ${ft}
+            %y2r = arith.${minus_s} %d02r, %d13i : ${ft}
+            %y2i = arith.${plus_s} %d02i, %d13r : ${ft}
+            %y6r = arith.${plus_s} %d02r, %d13i : ${ft}
+            %y6i = arith.${minus_s} %d02i, %d13r : ${ft}
+            // c_1 = d_1 (1 + s i) / sqrt 2, c_3 = d_3 (-1 + s i) / sqrt 2; c_2 = s i d_2 enters
+            // c_0 +- c_2 directly
+            %m1r = arith.${minus_s} %d1r, %d1i : ${ft}
+            %m1i = arith.${plus_s} %d1i, %d1r : ${ft}
+            %c1r = arith.mulf %m1r, %r2 : ${ft}
+            %c1i = arith.mulf %m1i, %r2 : ${ft}
+            %m3r = arith.${plus_s} %d3r, %d3i : ${ft}
+            %m3i = arith.${minus_s} %d3i, %d3r : ${ft}
+            %c3r = arith.mulf %m3r, %nr2 : ${ft}
+            %c3i = arith.mulf %m3i, %nr2 : ${ft}
+            // the odd outputs: radix 4 of c
+            %e02r = arith.${minus_s} %d0r, %d2i : ${ft}
+            %e02i = arith.${plus_s} %d0i, %d2r : ${ft}
+            %f02r = arith.${plus_s} %d0r, %d2i : ${ft}
+            %f02i = arith.${minus_s} %d0i, %d2r : ${ft}
+            %e13r = arith.addf %c1r, %c3r : ${ft}
+            %e13i = arith.addf %c1i, %c3i : ${ft}
+            %f13r = arith.subf %c1r, %c3r : ${ft}
+            %f13i = arith.subf %c1i, %c3i : ${ft}
+            %y1r = arith.addf %e02r, %e13r : ${ft}
+            %y1i = arith.addf %e02i, %e13i : ${ft}
+            %y5r = arith.subf %e02r, %e13r : ${ft}
+            %y5i = arith.subf %e02i, %e13i : ${ft}
+            %y3r = arith.${minus_s} %f02r, %f13i : ${ft}
+            %y3i = arith.${plus_s} %f02i, %f13r : ${ft}
+            %y7r = arith.${plus_s} %f02r, %f13i : ${ft}
+            %y7i = arith.${minus_s} %f02i, %f13r : ${ft}
+            scf.yield %y0r, %y0i, %y1r, %y1i, %y2r, %y2i, %y3r, %y3i, %y4r, %y4i, %y5r, %y5i, %y6r, %y6i, %y7r, %y7i : ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}
+          } else {
+            scf.yield %zero, %zero, %zero, %zero, %zero, %zero, %zero, %zero, %zero, %zero, %zero, %zero, %zero, %zero, %zero, %zero : ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}
+          }
+          return %y#0, %y#1, %y#2, %y#3, %y#4, %y#5, %y#6, %y#7, %y#8, %y#9, %y#10, %y#11, %y#12, %y#13, %y#14, %y#15 : ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}
+        }
+
+        // The outputs of @radix8's butterfly %i to y[(i - k) 8 + k + r p], k = i mod p.
+        func.func private @put8(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %i: index, %pm1: index, %p: index, %half: index,
+            %y0r: ${ft}, %y0i: ${ft}, %y1r: ${ft}, %y1i: ${ft}, %y2r: ${ft}, %y2i: ${ft}, %y3r: ${ft}, %y3i: ${ft}, %y4r: ${ft}, %y4i: ${ft}, %y5r: ${ft}, %y5i: ${ft}, %y6r: ${ft}, %y6i: ${ft}, %y7r: ${ft}, %y7i: ${ft}) {
+          %c8 = arith.constant 8 : index
+          scf.if %in {
+            %k = arith.andi %i, %pm1 : index
+            %ik = arith.subi %i, %k : index
+            %ik8 = arith.muli %ik, %c8 : index
+            %j0 = arith.addi %ik8, %k : index
+            %j0h = arith.addi %j0, %half : index
+            memref.store %y0r, %sm[%j0] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            memref.store %y0i, %sm[%j0h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %j1 = arith.addi %j0, %p : index
+            %j1h = arith.addi %j1, %half : index
+            memref.store %y1r, %sm[%j1] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            memref.store %y1i, %sm[%j1h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %j2 = arith.addi %j1, %p : index
+            %j2h = arith.addi %j2, %half : index
+            memref.store %y2r, %sm[%j2] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            memref.store %y2i, %sm[%j2h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %j3 = arith.addi %j2, %p : index
+            %j3h = arith.addi %j3, %half : index
+            memref.store %y3r, %sm[%j3] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            memref.store %y3i, %sm[%j3h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %j4 = arith.addi %j3, %p : index
+            %j4h = arith.addi %j4, %half : index
+            memref.store %y4r, %sm[%j4] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            memref.store %y4i, %sm[%j4h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %j5 = arith.addi %j4, %p : index
+            %j5h = arith.addi %j5, %half : index
+            memref.store %y5r, %sm[%j5] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            memref.store %y5i, %sm[%j5h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %j6 = arith.addi %j5, %p : index
+            %j6h = arith.addi %j6, %half : index
+            memref.store %y6r, %sm[%j6] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            memref.store %y6i, %sm[%j6h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %j7 = arith.addi %j6, %p : index
+            %j7h = arith.addi %j7, %half : index
+            memref.store %y7r, %sm[%j7] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            memref.store %y7i, %sm[%j7h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+          }
+          return
+        }
+
         // Radix-2 butterfly %i (when %in) of the first pass (p = 1, all twiddles 1): x[i] +-
         // x[i + n/2].
         func.func private @radix2(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %i: index, %nb2: index, %half: index) -> (${ft}, ${ft}, ${ft}, ${ft}) {
@@ -430,18 +587,27 @@
           // k = i mod p, so the result comes out in natural order. A thread's outputs wait in
           // registers until all threads have read their inputs, then overwrite the buffer they
           // were read from: one buffer keeps the 2048-point FFT in 16 KB. The passes
-          // (ireesht/fourier.py fft_passes): radix 2 once when a is odd, radix 4 up to 2^a, then
-          // radix 3, then radix 5. A thread has the butterflies tid + 128 q of a pass: q < 8 for
-          // radix 2 (n / 2 <= 1024 of them), 4 for radix 4 (512), 6 for radix 3 (682), 4 for
-          // radix 5 (409).
-          // bits 1, 3, ..., 11: a power of two 2^a <= 2048 has an odd a iff 2^a & 0xAAA != 0
-          %oddbits = arith.constant 2730 : index
+          // (ireesht/fourier.py fft_passes): one of radix 2 or 4 when 2^a needs it, radix 8 up
+          // to 2^a (fewer passes through workgroup memory than radix 4), then radix 3, then
+          // radix 5. A thread has the butterflies tid + 128 q of a pass: q < 8 for radix 2
+          // (n / 2 <= 1024 of them), 4 for radix 4 (512), 2 for radix 8 (256), 6 for radix 3
+          // (682), 4 for radix 5 (409).
+          // The first pass (p = 1) is of radix 2 when 2^a (the power of two in n, <= 2048) has
+          // a = 1 mod 3 (bits 1, 4, 7, 10: 1170), of radix 4 when a = 2 mod 3 (bits 2, 5, 8, 11:
+          // 2340); radix-8 passes follow up to 2^a.
+          %bits1 = arith.constant 1170 : index
+          %bits2 = arith.constant 2340 : index
           %negn = arith.subi %c0, %n : index
           %pow2 = arith.andi %n, %negn : index
-          %nodd = arith.andi %pow2, %oddbits : index
-          %odd = arith.cmpi ne, %nodd, %c0 : index
-          %p0 = scf.if %odd -> (index) {
-            // radix 2, only ever the first pass (p = 1)
+          %n1 = arith.andi %pow2, %bits1 : index
+          %first2 = arith.cmpi ne, %n1, %c0 : index
+          %n2 = arith.andi %pow2, %bits2 : index
+          %first4 = arith.cmpi ne, %n2, %c0 : index
+          // the rotations of a pass: its block of ireesht/fourier.py (from float %tb); the next
+          // pass's block follows its (R - 1) p rows
+          %tb0 = arith.muli %np, %c2 : index
+          %p0 = scf.if %first2 -> (index) {
+            // radix 2 (p = 1: no rotation, no block)
             %nb2 = arith.shrui %n, %c1 : index
 ${radix2_calls}
             gpu.barrier
@@ -449,23 +615,37 @@ ${radix2_calls}
           } else {
             scf.yield %c1 : index
           }
-          // the rotations of a pass: its block of ireesht/fourier.py (from float %tb); the next
-          // pass's block follows its (R - 1) p rows
-          %tb0 = arith.muli %np, %c2 : index
-          %c6 = arith.constant 6 : index
-          %nb4 = arith.shrui %n, %c2 : index
-          %p4, %tb4 = scf.while (%p = %p0, %tb = %tb0) : (index, index) -> (index, index) {
+          %p1, %tb1 = scf.if %first4 -> (index, index) {
+            // radix 4 at p = 1 (its block: 3 rows of rotation 1)
+            %p = arith.constant 1 : index
+            %pm1 = arith.constant 0 : index
+            %p2 = arith.constant 2 : index
+            %tb = arith.addi %tb0, %c0 : index
+            %nb4 = arith.shrui %n, %c2 : index
+${radix4_calls}
+            gpu.barrier
+            %c6 = arith.constant 6 : index
+            %tbn = arith.addi %tb0, %c6 : index
+            scf.yield %c4, %tbn : index, index
+          } else {
+            scf.yield %p0, %tb0 : index, index
+          }
+          %c8r = arith.constant 8 : index
+          %c14r = arith.constant 14 : index
+          %c3s = arith.constant 3 : index
+          %nb8 = arith.shrui %n, %c3s : index
+          %p4, %tb4 = scf.while (%p = %p1, %tb = %tb1) : (index, index) -> (index, index) {
             %go = arith.cmpi ult, %p, %pow2 : index
             scf.condition(%go) %p, %tb : index, index
           } do {
           ^bb0(%p: index, %tb: index):
             %pm1 = arith.subi %p, %c1 : index
             %p2 = arith.muli %p, %c2 : index
-${radix4_calls}
+${radix8_calls}
             gpu.barrier
-            %pn = arith.muli %p, %c4 : index
-            %p6 = arith.muli %p, %c6 : index
-            %tbn = arith.addi %tb, %p6 : index
+            %pn = arith.muli %p, %c8r : index
+            %p14 = arith.muli %p, %c14r : index
+            %tbn = arith.addi %tb, %p14 : index
             scf.yield %pn, %tbn : index, index
           }
           // radix 3 and 5, for an n that is no power of two (2^a < n)

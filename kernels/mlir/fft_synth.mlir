@@ -8,9 +8,9 @@
 // Same algorithm as kernels/wgsl/fft_synth.wgsl, which explains the math:
 //  * FAST, NP even with 4 <= NP <= 4096 and NP/2 = 2^a 3^b 5^c (ireesht/fourier.py fft_path):
 //    Hermitian spectrum folded into the NP/2-point complex spectrum of z_n = f_2n + i f_2n+1,
-//    inverted by a Stockham FFT in workgroup memory (one radix-2 pass when a is odd, radix-4
-//    passes, then radix 3 and radix 5), written out interleaved. The WGSL kernel takes this
-//    path for powers of two only.
+//    inverted by a Stockham FFT in workgroup memory (one radix-2 or radix-4 pass where 3
+//    does not divide a, radix-8 passes, then radix 3 and radix 5), written out
+//    interleaved. The WGSL kernel takes this path for powers of two only.
 //  * DIRECT, any other NP (NP > 2M): band-limited sum over the mc coefficients, threads own
 //    points j, the F row staged in workgroup memory, twiddle[(m j) mod NP] advanced by j.
 // The path is chosen at run time from the NP push constant (a uniform branch).
