@@ -62,7 +62,8 @@ def fft_passes(n: int, radix: int = 8) -> list[tuple[int, int]]:
     if first > 1:
         passes.append((first, 1))
         p = first
-    for r, more in ((radix, lambda p: p < two), (3, lambda p: (n // p) % 3 == 0), (5, lambda p: p < n)):
+    for r, more in ((radix, lambda p: p < two), (3, lambda p: (n // p) % 3 == 0),
+                    (5, lambda p: p < n)):
         while more(p):
             passes.append((r, p))
             p *= r

@@ -186,7 +186,8 @@ def load(family: str) -> Stages:
     plan = mlir_plan("vulkan")
     session = Session(compile_mlir(mlir_module("vulkan"), kernels_mlir.compile_flags(plan)),
                       "vulkan")
-    return Stages(family, lambda name, nl, *args: session.to_numpy(session.call(f"{name}{nl}", *args)))
+    return Stages(family,
+                  lambda name, nl, *args: session.to_numpy(session.call(f"{name}{nl}", *args)))
 
 
 POW2 = [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]  # FFT path of both families

@@ -22,7 +22,8 @@ def test_power_of_two_rows_take_radix_8_passes(nphi: int) -> None:
     # WGSL: one of radix 2 when log2(n) is odd, radix 4 after it
     n = nphi // 2
     a = n.bit_length() - 1
-    assert [r for r, _ in fourier.fft_passes(n, 8)] == {0: [], 1: [2], 2: [4]}[a % 3] + [8] * (a // 3)
+    first = {0: [], 1: [2], 2: [4]}[a % 3]
+    assert [r for r, _ in fourier.fft_passes(n, 8)] == first + [8] * (a // 3)
     assert [r for r, _ in fourier.fft_passes(n, 4)] == [2] * (a % 2) + [4] * (a // 2)
 
 

@@ -12,7 +12,8 @@ import pytest
 pytest.importorskip("iree.runtime")
 pytest.importorskip("iree.compiler")
 
-from test_fft_stages import Stages, check_analys, check_synth, load, mlir_module, mlir_plan  # noqa: E402
+from test_fft_stages import (  # noqa: E402
+    Stages, check_analys, check_synth, load, mlir_module, mlir_plan)
 
 from ireesht.kernels_mlir import compile_flags, stage_values  # noqa: E402
 from ireesht.pipeline import compile_mlir, template_values  # noqa: E402
@@ -81,7 +82,8 @@ def test_power_of_two_plans_leave_radix_3_and_5_out(vulkan, rng: np.random.Gener
     session = Session(compile_mlir(mlir_module("vulkan", nls=(3,), nphi=64),
                                    compile_flags(mlir_plan("vulkan", nphi=64))), "vulkan")
 
-    stages = Stages("mlir", lambda name, nl, *args: session.to_numpy(session.call(f"{name}{nl}", *args)))
+    stages = Stages("mlir", lambda name, nl, *args: session.to_numpy(
+        session.call(f"{name}{nl}", *args)))
     for n in (30, 64):
         check_synth(stages, rng, n, n // 2 - 1, [(3, 2)])
         check_analys(stages, rng, n, n // 2 - 1, [(3, 2)])
