@@ -98,10 +98,10 @@ ISHIOKA_FLOAT32_SUMS = 2
 # the kernel runs is at lmax 1023 (down to 2^-640; at 2047 all but 6%), so that nearly
 # every warp takes the lean loop from the start (with legendre.py's float64 bits, 37% of the
 # seeds at lmax 1023 started below the threshold, and the careful loops cost 12% of the
-# stage on an H200); a value whose k < 0 moves up a level once |y| > 2^T. T leaves 2^223 of headroom for the
-# growth between two checks (8 steps of 2 degrees: at most 2^160 for lmax < 16384); LIVE
-# keeps every live seed a normal float64 (a float64 table's y reaches down to 2^-129), and
-# S - LIVE = 40 bits above it keep the largest seeds (2^7) on level 0.
+# stage on an H200); a value whose k < 0 moves up a level once |y| > 2^T. T leaves 2^223 of
+# headroom for the growth between two checks (8 steps of 2 degrees: at most 2^160 for lmax
+# < 16384); LIVE keeps every live seed a normal float64 (a float64 table's y reaches down
+# to 2^-129), and S - LIVE = 40 bits above it keep the largest seeds (2^7) on level 0.
 # Level sums (float32 plans of one field whose lowest seeds are on level -1, lmax 2047:
 # seeds down to 2^-1206) add the level's values unscaled and scale the sums at the end: S
 # keeps them finite for every float32 input: |y| < 2^21 (|g_k| > 0.065, |x| > 2^-11), a

@@ -198,7 +198,6 @@ def bench_module(path: Path, entry: dict, rng, n: int) -> dict:
     import ireesht
     from ireesht import reference
     from ireesht.cli import rel_l2
-    from ireesht.plan import ANALYS_TABLES
 
     mod = ireesht.load(path, entry["target"], kernels=entry["kernels"])
     p, s = mod.plan, mod._session
@@ -221,7 +220,7 @@ def bench_module(path: Path, entry: dict, rng, n: int) -> dict:
     try:
         with tempfile.TemporaryDirectory() as tmp:
             gs = gpu_stage_ms(mod, "synth", [t[k] for k in p.synth_tables] + [q_host], Path(tmp))
-            ga = gpu_stage_ms(mod, "analys", [t[k] for k in ANALYS_TABLES] + [f], Path(tmp))
+            ga = gpu_stage_ms(mod, "analys", [t[k] for k in p.analys_tables] + [f], Path(tmp))
         row.update(gpu_synth_leg=gs[0], gpu_synth_fft=gs[1], gpu_analys_fft=ga[0],
                    gpu_analys_leg=ga[1])
     except Exception as e:  # a driver without HAL profiling: wall times only

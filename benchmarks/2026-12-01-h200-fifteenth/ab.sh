@@ -1,8 +1,15 @@
-# Shared by the run.sh of this session's A/Bs (sourced on the GPU machine, after the wheels
-# are installed into /tmp/site). Usage: ab_run DIR BASE "TAG=PYTHONPATH ..." [VARIANTS]:
-# two rounds of ab.py time per tag in turn, then Nsight Compute per tag (one line per
-# launch: id, grid, block, time in ns, registers), into $OUT/times.txt and $OUT/stages.txt.
+# Shared by the run.sh of this session's A/Bs (sourced on the GPU machine). ab_setup: the
+# iree-base-runtime wheel into /tmp/site, and the GPU into $OUT/devices.txt. Usage: ab_run
+# DIR BASE "TAG=PYTHONPATH ..." [VARIANTS]: two rounds of ab.py time per tag in turn, then
+# Nsight Compute per tag (one line per launch: id, grid, block, time in ns, registers), into
+# $OUT/times.txt and $OUT/stages.txt.
 S=benchmarks/2026-12-01-h200-fifteenth
+ab_setup() {
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+    --target /tmp/site .whl/iree*.whl >/dev/null 2>&1 || exit 1
+  export PYTHONUNBUFFERED=1
+  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee $OUT/devices.txt
+}
 ab_run() {
   local dir=$1 base=$2 tags=$3 variants=${4:-}
   for round in 1 2; do

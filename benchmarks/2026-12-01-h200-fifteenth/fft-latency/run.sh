@@ -2,8 +2,6 @@
 # On the GPU machine (device tool, `.whl` and `expx` from build.sh carried): the FFT A/B,
 # base (commit 42418a2), pre (row reads unrolled) and all (and butterflies unconditional).
 set -uo pipefail
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/iree*.whl >/dev/null 2>&1 || exit 1
-export PYTHONUNBUFFERED=1
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee $OUT/devices.txt
 . benchmarks/2026-12-01-h200-fifteenth/ab.sh
+ab_setup
 ab_run expx/fl base "base=$PWD/expx/basepkg pre=$PWD/expx/prepkg all=$PWD/expx/allpkg"

@@ -3,8 +3,6 @@
 # modules of ../radix8/build.py with the package at commit 5e6372c (base, expx/basepkg)
 # and with the padded buffer (pad, expx/padpkg).
 set -uo pipefail
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/iree*.whl >/dev/null 2>&1 || exit 1
-export PYTHONUNBUFFERED=1
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee $OUT/devices.txt
 . benchmarks/2026-12-01-h200-fifteenth/ab.sh
+ab_setup
 ab_run expx/pad base "base=$PWD/expx/basepkg pad=$PWD/expx/padpkg"

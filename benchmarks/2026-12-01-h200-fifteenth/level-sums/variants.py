@@ -1,4 +1,4 @@
-"""The variants of the level-sums A/B (build.py, run.py): the working tree's package with
+"""The variants of the level-sums A/B (build.py, ../ab.py): the working tree's package with
 `kp4` (four latitude pairs per synthesis thread, ISHIOKA_SLOTS 8) or `ana1` / `ana2` (the
 Ishioka analysis at lmax 1023, 512 pairs, ISHIOKA_ANALYS_PAIRS 512, one pair per thread
 (512 threads) or two (256)); `old` and `new` leave the package as it is. Applied at build
