@@ -351,13 +351,14 @@ def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
             v.update(legendre_values(plan, analys_fields_per_thread(plan), kp, values["ft"]),
                      vote_flags=2 * ANALYS_WG // VOTE_GROUP)
             # degrees per span: 32 at most (H200, lmax 1023: one field 0.26 against 0.29 ms
-            # with 16; lane sums with four fields 4% faster than 16 and 25% than 8); part
-            # takes at most 16.5 KB of workgroup memory on SPIR-V (room on 32 KB devices:
-            # lavapipe, Apple), 48 KB on CUDA (the static limit)
+            # with 16; lane sums with four fields 4% faster than 16 and 25% than 8), 64 for
+            # one field over lane pairs (plan.LANE_PAIR_GRIDS: its partial sums take half
+            # the room); part takes at most 16.5 KB of workgroup memory on SPIR-V (room on
+            # 32 KB devices: lavapipe, Apple), 48 KB on CUDA (the static limit)
             nf, lanes = v["nf"], analys_lane_group(plan, v["nf"])
             limit = 48 * 1024 if plan.target == "cuda" else 16896
             size = 4 if values["ft"] == "f32" else 8
-            span = 32
+            span = 64 if nf == 1 and lanes == 2 else 32
             while span > 4 and math.prod(_analys_part(span, nf, lanes)) * size > limit:
                 span //= 2
             values_ = span * 2 * nf  # summed values per span

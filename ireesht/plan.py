@@ -30,6 +30,14 @@ SYNTH_WG = 64  # workgroup size of leg_synth (WGSL and MLIR)
 # lmax 127 / 255 / 1023 / 2047 39% / 36% / 21% / 24% faster, float64 (two fields per
 # thread) 255 / 1023 30% / 20% (BENCHMARKS.md, tenth and eleventh runs).
 LANE_SUM_TARGETS = ("cuda",)
+# One float32 field sums over lane pairs (one shuffle per value; the partial sums take half
+# the workgroup memory, so spans of 64 degrees) on grids of 385-512 latitude pairs: one
+# chunk of four pairs per thread (leg_analys.mlir; smaller float32 grids mostly take the
+# Ishioka analysis). H200, Legendre analysis, one field (BENCHMARKS.md sixteenth run): lmax
+# 1023 198.8-201.7 -> 174.8-177.3 us (96 registers: 5 workgroups per SM instead of 6, which
+# alone gave 180); lmax 2047 (two chunks) 1103-1104 -> 1150-1155; lmax 511 15% slower with
+# spans of 32 (tenth run).
+LANE_PAIR_GRIDS = (385, 512)
 # the four stage kernels of every family, in the order of their dispatches (synthesis,
 # then analysis)
 STAGES = ("leg_synth", "fft_synth", "fft_analys", "leg_analys")
@@ -245,7 +253,12 @@ def analys_fields_per_thread(plan: Plan) -> int:
 
 def analys_lane_group(plan: Plan, nf: int) -> int:
     """Lanes that sum each degree's 2 nf values with subgroup shuffles in the MLIR analysis
-    with nf fields per thread (kernels/mlir/leg_analys.mlir): 2 nf on LANE_SUM_TARGETS with
-    two fields or more, else 1 (no shuffles). With one field, one shuffle saves too little:
-    H200, lmax 511 15% slower, 1023 unchanged."""
-    return 2 * nf if plan.kernels == "mlir" and nf > 1 and plan.target in LANE_SUM_TARGETS else 1
+    with nf fields per thread (kernels/mlir/leg_analys.mlir), on LANE_SUM_TARGETS: 2 nf with
+    two fields or more; with one field, lane pairs on float32 grids of LANE_PAIR_GRIDS
+    pairs; else 1 (no shuffles)."""
+    if plan.kernels != "mlir" or plan.target not in LANE_SUM_TARGETS:
+        return 1
+    if nf > 1:
+        return 2 * nf
+    lo, hi = LANE_PAIR_GRIDS
+    return 2 if plan.dtype == "float32" and lo <= plan.npairs <= hi else 1

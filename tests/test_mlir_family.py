@@ -243,7 +243,8 @@ CUDA_ONLY = [  # Metal GPUs have no float64
     dict(lmax=63, dtype="float64"),
     dict(lmax=31, dtype="float64", fields_per_thread=4),
     dict(lmax=1023, fields_per_thread=4),  # two pairs x four fields per synthesis thread
-    dict(lmax=1023),  # the float64 recurrence, CUDA's default for one field per thread
+    # the float64 recurrence, CUDA's default for one field per thread; analysis over lane pairs
+    dict(lmax=1023),
     dict(lmax=40, mmax=17, nlat=45, nphi=80, recurrence="standard"),
     dict(lmax=31, fields_per_thread=2, recurrence="ishioka"),
     # the Ishioka analysis with one pair per thread in 8 groups, and with two in 6
@@ -268,10 +269,12 @@ def test_cuda_module_compiles(kw):
     vmfb = pipeline.compile_plan(plan)
     # the PTX of the four stages (one module each), for sm_80: JIT-compiled on newer GPUs
     assert vmfb.count(b".visible .entry") == 4 and b".target sm_80" in vmfb
-    # lane sums (warp shuffles) in the analysis with two fields per thread or more
+    # lane sums (warp shuffles) in the analysis with two fields per thread or more, and over
+    # lane pairs with one field on float32 grids of 385-512 pairs (lmax 1023 here)
     lanes = analys_lane_group(plan, analys_fields_per_thread(plan))
+    pairs = plan.dtype == "float32" and 385 <= plan.npairs <= 512
     assert lanes == (2 * min(plan.fields_per_thread, 2 if plan.dtype == "float64" else 4)
-                     if plan.fields_per_thread > 1 else 1)
+                     if plan.fields_per_thread > 1 else 2 if pairs else 1)
     assert (b"shfl.sync.bfly" in vmfb) == (lanes > 1)
     # float64 arithmetic: float64 plans, and the synthesis of the "ishioka" recurrence (CUDA's
     # default with one field per thread)
