@@ -10,9 +10,10 @@
 // degrees in spans of ${span}, with the lean loop of the vote group's form once all its
 // pairs carry true values (else the careful one, as in leg_synth.mlir). Per degree each
 // thread sums its pairs in registers, one value per field and part (re, im): 2 ${nf} values.
-// With lane sums (${lane_group} > 1: CUDA with 2 fields and more) groups of ${lane_group}
-// lanes add those up with subgroup shuffles, each lane keeping 2 ${nf} / ${lane_group} of
-// them; without (${lane_group} = 1), no subgroup operation. Each thread writes what it keeps to
+// With lane sums (${lane_group} > 1: CUDA with 2 fields and more, or one float32 field on
+// 385-512 pairs, ireesht/plan.py analys_lane_group) groups of ${lane_group} lanes add those
+// up with subgroup shuffles, each lane keeping 2 ${nf} / ${lane_group} of them; without
+// (${lane_group} = 1), no subgroup operation. Each thread writes what it keeps to
 // workgroup memory; once per span, after a barrier, threads add up the partial sums of each
 // value (@row_sum, in ${piece_count} pieces), combined after one more barrier.
   hal.executable private @${exe} {
