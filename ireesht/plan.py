@@ -35,8 +35,8 @@ LANE_SUM_TARGETS = ("cuda",)
 # chunk of four pairs per thread (leg_analys.mlir; smaller float32 grids mostly take the
 # Ishioka analysis). H200, Legendre analysis, one field (BENCHMARKS.md sixteenth run): lmax
 # 1023 198.8-201.7 -> 174.8-177.3 us (96 registers: 5 workgroups per SM instead of 6, which
-# alone gave 180); lmax 2047 (two chunks) 1103-1104 -> 1150-1155; lmax 511 15% slower with
-# spans of 32 (tenth run).
+# alone gave 180); lmax 2047 (two chunks) 1103-1104 -> 1150-1155; lmax 511 (256 pairs)
+# 57.5 -> 65.5 us with the spans of the tenth run.
 LANE_PAIR_GRIDS = (385, 512)
 # the four stage kernels of every family, in the order of their dispatches (synthesis,
 # then analysis)
