@@ -9,7 +9,7 @@ import time
 import numpy as np
 
 from ireesht.grid import GRID_KINDS as GRIDS
-from ireesht.plan import CPU_BASELINES, DTYPES, RECURRENCES, TARGETS
+from ireesht.plan import CPU_BASELINES, DTYPES, FIELDS_PER_THREAD, RECURRENCES, TARGETS
 
 
 def random_coefficients(rng: np.random.Generator, lmax: int, mmax: int, batch: tuple = ()) -> np.ndarray:
@@ -115,8 +115,8 @@ def build_cmd(ns: argparse.Namespace) -> int:
         print(f"{time.perf_counter() - t0:6.1f} s  compiling {message}", file=sys.stderr, flush=True)
 
     out = build(ns.lmax, ns.out, tuple(_split(ns.targets)), ns.mmax, ns.nlat, ns.nphi, ns.grid,
-                ns.dtype, recurrence=ns.recurrence, cpu_baselines=tuple(_split(ns.cpu_baselines)),
-                progress=progress)
+                ns.dtype, fields_per_thread=ns.fields_per_thread, recurrence=ns.recurrence,
+                cpu_baselines=tuple(_split(ns.cpu_baselines)), progress=progress)
     print(f"{time.perf_counter() - t0:6.1f} s  wrote {out} ("
           + ", ".join(sorted(x.name for x in out.glob("*.vmfb"))) + ")", file=sys.stderr)
     return 0
@@ -181,6 +181,9 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--targets", default=",".join(TARGETS),
                    help="comma-separated, each a target or target:kernels (vulkan:mlir): "
                    + ",".join(TARGETS))
+    b.add_argument("--fields-per-thread", type=int, default=1, choices=FIELDS_PER_THREAD,
+                   help="fields that share one Legendre recurrence on the GPU targets (4: "
+                        "batches)")
     b.add_argument("--recurrence", default="auto", choices=("auto", *RECURRENCES),
                    help="the Legendre synthesis's recurrence on the GPU targets that run it "
                         "(auto: ishioka on CUDA for single fields, standard elsewhere)")

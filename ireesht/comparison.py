@@ -104,7 +104,8 @@ def check(lmax: int = 127, batch: int = 2, grid: str = "gauss", verbose: bool = 
         t2 = time.perf_counter()
         first = (f, q2) if first is None else first
         v = mod.info["variants"]
-        variant = " / ".join(v[k] for k in ("recurrence", "analysis_reduction") if k in v) or "-"
+        variant = " / ".join(v[k] for k in ("recurrence", "synthesis_sums", "analysis_reduction")
+                             if k in v) or "-"
         row = dict(
             target=target, family=family, variant=variant, dtype=p.dtype,
             device=mod.info["device"], lmax=p.lmax,

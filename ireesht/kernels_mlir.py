@@ -38,7 +38,10 @@ takes the parts ``polar``, ``ishioka`` and ``synth_grid`` of ``legendre_core.mli
 ``ft`` and ``scaling`` in float64 on ``ISHIOKA_SCALING``, and ``widen`` / ``narrow`` /
 ``seed64`` (``_ishioka_conversions``); so does its analysis where ``ishioka_analysis``
 (``leg_analys_ishioka.mlir``: parts ``polar`` and ``ishioka``, its sizes from
-``_ishioka_analys_shape`` and its unrolled bodies from ``_ishioka_analys_bodies``).
+``_ishioka_analys_shape`` and its unrolled bodies from ``_ishioka_analys_bodies``), and its
+synthesis on tensor cores where ``mma_synthesis`` (``leg_synth_mma.mlir``, CUDA only: parts
+``polar``, ``ishioka`` and ``synth_grid``, its sizes and unrolled bodies from
+``_mma_synth_values``).
 """
 
 from __future__ import annotations
@@ -108,6 +111,19 @@ ISHIOKA_FLOAT32_SUMS = 2
 # staged coefficient < 2^129 (two float32 terms, weights below 1), 2^11 steps:
 # 2^(S + 21 + 129 + 11) < 2^1023.
 ISHIOKA_SCALING = {"live_bits": 800, "scale_bits": 840, "threshold_bits": 800}
+# leg_synth_mma.mlir (tensor cores; kernels_mlir.mma_synthesis): fields per workgroup (a
+# multiple of four: a tile's 8 columns hold four fields' re and im), warps per workgroup (16
+# pairs each), the floats after each staged column's span of (hi, lo), which keep the B
+# fragments' loads free of bank conflicts, and the fewest latitude pairs it serves. H200,
+# Legendre synthesis, 16 fields, against the float32 scheme with four fields per thread
+# (BENCHMARKS.md seventeenth run): lmax 1023 1028-1037 -> 891-896 us, 767 520-525 -> 432-435,
+# 600 (301 pairs) 253-255 -> 210-220, 511 (256 pairs) 173-176 -> 171-182, but 255 35-37 ->
+# 50.5-54.8; error 1.1e-6 -> 2.2e-7. The products of 16 fields run whatever the batch: 4 fields
+# 271-275 -> 667-676 us. 8 fields per workgroup (the recurrence twice per order) ran
+# 1012-1028 us at lmax 1023, 8 warps 948-955.
+MMA_FIELDS, MMA_WARPS = 16, 4
+MMA_COLUMN_PAD = 16
+MMA_PAIRS = 256
 # leg_analys_ishioka.mlir: steps per span; per target the most threads per workgroup and
 # bytes of workgroup memory it may take (CUDA: the static limit; Vulkan: the generic
 # target's, executable_target), since a workgroup holds every latitude pair of its order,
@@ -327,7 +343,9 @@ def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
     out = {}
     for stage in STAGES:
         v = {**common, "exe": stage}
-        if stage == "leg_synth" and plan.recurrence == "ishioka":
+        if stage == "leg_synth" and mma_synthesis(plan):
+            v = _mma_synth_values(plan, v, core)
+        elif stage == "leg_synth" and plan.recurrence == "ishioka":
             v = _ishioka_synth_values(plan, v, core)
         elif stage == "leg_synth":
             # (pair, field) slots: four, so nf = 4 takes one pair per thread, but on CUDA
@@ -421,6 +439,123 @@ def _ishioka_synth_values(plan: Plan, v: dict, core: dict[str, str]) -> dict:
                                       _core(core, ("scaling",), state),
                                       _core(core, ("synth_grid",), out)])
     return out
+
+
+def mma_synthesis(plan: Plan) -> bool:
+    """Whether the plan's Legendre synthesis runs leg_synth_mma.mlir (tensor cores,
+    ``MMA_FIELDS`` fields per workgroup): CUDA, float32 data, the "ishioka" recurrence,
+    ``fields_per_thread=4`` (the batch plans), a grid of ``MMA_PAIRS`` latitude pairs or more,
+    and every seed live (the kernel has no careful loop)."""
+    return (plan.kernels == "mlir" and plan.target == "cuda" and plan.dtype == "float32"
+            and plan.recurrence == "ishioka" and plan.fields_per_thread == 4
+            and plan.npairs >= MMA_PAIRS and _lowest_level(plan) >= 0)
+
+
+def _mma_synth_values(plan: Plan, v: dict, core: dict[str, str]) -> dict:
+    """The substitutions of leg_synth_mma.mlir: its fields per workgroup (``MMA_FIELDS``,
+    four per tile of 8 columns), its workgroup arrays' sizes and the unrolled bodies of the
+    staging, the products and ``@store``."""
+    nf, warps = MMA_FIELDS, MMA_WARPS
+    col_stride = 2 * ISHIOKA_SYNTH_SPAN + MMA_COLUMN_PAD
+    z = dict(nf=nf, part=nf * 64 // (32 * warps), nt=nf // 4, nacc=2 * nf,
+             rows=ISHIOKA_SYNTH_SPAN + 8, col_stride=col_stride, c_size=4 * nf * col_stride,
+             wg=32 * warps, warps=warps, wpairs=16 * warps)
+    out = {**v, **z, "span": ISHIOKA_SYNTH_SPAN, "synth_gx": -(-plan.npairs // z["wpairs"]),
+           "synth_round": SYNTH_ROUND, **_ishioka_conversions(v["ft"])}
+    out.update(kstep0=_mma_kstep("a", "%r0", "%bo0", "%zacc", "%k0", z),
+               kstep1=_mma_kstep("b", "%r1", "%bo1", "%k0", "%k1", z),
+               store=_mma_store(z, v["ft"]), stage_fields=_mma_stage_fields(z, v["ft"]))
+    out["legendre_core"] = _core(core, ("polar", "ishioka", "synth_grid"), out)
+    return out
+
+
+def _mma_stage_fields(z: dict, ft: str) -> str:
+    """leg_synth_mma.mlir's staging of half the fields' coefficients of one step, unrolled:
+    every load first, then each value's (hi, lo) to its column."""
+    pad = " " * 10
+    q = f"memref<?x?x2x{ft}, #hal.descriptor_type<storage_buffer>>"
+    cs = f"memref<{z['c_size']}xf32, #gpu.address_space<workgroup>>"
+    lines, puts = [], []
+    for i in range(z["part"]):
+        lines += [f"{pad}%sf{i}c = arith.constant {i} : index",
+                  f"{pad}%sb{i}0 = arith.addi %bf, %sf{i}c : index",
+                  f"{pad}%sb{i} = arith.minui %sb{i}0, %blast : index"]
+        for name, idx, c in (("ar", "%ia", "%c0"), ("ai", "%ia", "%c1"),
+                             ("cr", "%ic", "%c0"), ("ci", "%ic", "%c1")):
+            lines.append(f"{pad}%sq{name}{i} = memref.load %q[%sb{i}, {idx}, {c}] : {q}")
+        puts += [(2 * i, f"%sqar{i}", "%fe"), (2 * i + 1, f"%sqai{i}", "%fe"),
+                 (2 * z["nf"] + 2 * i, f"%sqcr{i}", "%fo"),
+                 (2 * z["nf"] + 2 * i + 1, f"%sqci{i}", "%fo")]
+    for col, val, fac in puts:
+        lines += [f"{pad}%sv{col} = arith.mulf {val}, {fac} : f32",
+                  f"{pad}%so{col}c = arith.constant {col * z['col_stride']} : index",
+                  f"{pad}%so{col} = arith.addi %ro, %so{col}c : index",
+                  f"{pad}func.call @put_coef(%c_s, %so{col}, %sv{col}) : ({cs}, index, f32) -> ()"]
+    return "\n".join(lines)
+
+
+def _mma_kstep(x: str, frags: str, bo: str, acc: str, out: str, z: dict) -> str:
+    """One k of leg_synth_mma.mlir's products (inline in @main: IREE 3.13 fails to reconcile
+    the workgroup size of a called function that holds nvgpu.mma.sync), its values prefixed
+    ``x``: tile (par, j) (the warp's 16 pairs, even or odd, columns 8 j .. 8 j + 7 of that
+    parity; at 4 (par nt + j) of ``acc``: c0 .. c3 of its fragment) takes the A fragments
+    ``frags``#2 .. #5 (even hi, lo, odd hi, lo) and its B fragment at ``bo`` of its column
+    block in c_s, three tf32 products each, into ``out``."""
+    pad = " " * 14
+    cs = f"memref<{z['c_size']}xf32, #gpu.address_space<workgroup>>"
+    nt, nacc, k = z["nt"], z["nacc"], []
+    vec = f"vector<{nacc}xf32>"
+    mma = ("nvgpu.mma.sync({a}, {b}, {c}) mmaShape = [16, 8, 8] tf32Enabled "
+           ": (vector<4x1xf32>, vector<2x1xf32>, vector<2x2xf32>) -> vector<2x2xf32>")
+    cur, tiles = acc, [(par, j) for par in range(2) for j in range(nt)]
+    for i, (par, j) in enumerate(tiles):
+        v, n = f"%{x}vb{par}{j}", f"%{x}t{par}{j}"
+        col, o = par * 2 * z["nf"] + 8 * j, 4 * (par * nt + j)
+        ah, al = f"{frags}#{2 + 2 * par}", f"{frags}#{3 + 2 * par}"
+        res = out if i == len(tiles) - 1 else f"{n}acc"
+        k += [f"{v}c = arith.constant {col * z['col_stride']} : index",
+              f"{v}o = arith.addi {bo}, {v}c : index",
+              f"{v} = vector.load %c_s[{v}o] : {cs}, vector<4xf32>"]
+        k += [f"{v}_{e} = vector.extract {v}[{e}] : f32 from vector<4xf32>" for e in range(4)]
+        k += [f"{n}bh = vector.from_elements {v}_0, {v}_2 : vector<2x1xf32>",
+              f"{n}bl = vector.from_elements {v}_1, {v}_3 : vector<2x1xf32>",
+              f"{n}f = vector.extract_strided_slice {cur} offsets = [{o}], sizes = [4], "
+              f"strides = [1] : {vec} to vector<4xf32>",
+              f"{n}d0 = vector.shape_cast {n}f : vector<4xf32> to vector<2x2xf32>",
+              f"{n}d1 = " + mma.format(a=al, b=f"{n}bh", c=f"{n}d0"),
+              f"{n}d2 = " + mma.format(a=ah, b=f"{n}bl", c=f"{n}d1"),
+              f"{n}d3 = " + mma.format(a=ah, b=f"{n}bh", c=f"{n}d2"),
+              f"{n}e = vector.shape_cast {n}d3 : vector<2x2xf32> to vector<4xf32>",
+              f"{res} = vector.insert_strided_slice {n}e, {cur} offsets = [{o}], "
+              f"strides = [1] : vector<4xf32> into {vec}"]
+        cur = res
+    return "\n".join(pad + line for line in k)
+
+
+def _mma_store(z: dict, ft: str) -> str:
+    """Body of leg_synth_mma.mlir's ``@store``: each (tile, row) of the lane's sums, field
+    4 j + t of pair p0 (+ 8), to ``@put``."""
+    pad = " " * 10
+    nt, nacc = z["nt"], z["nacc"]
+    fmem = f"memref<?x?x?x2x{ft}, #hal.descriptor_type<storage_buffer>>"
+    st = [f"{pad}%c8 = arith.constant 8 : index",
+          f"{pad}%bt = arith.addi %b0, %t : index",
+          f"{pad}%p1 = arith.addi %p0, %c8 : index",
+          f"{pad}%x0 = vector.extract %x[0] : f64 from vector<2xf64>",
+          f"{pad}%x1 = vector.extract %x[1] : f64 from vector<2xf64>"]
+    for j in range(nt):
+        st += [f"{pad}%bj{j}c = arith.constant {4 * j} : index",
+               f"{pad}%bj{j} = arith.addi %bt, %bj{j}c : index"]
+        for r in range(2):
+            e, o = 4 * j + 2 * r, 4 * (nt + j) + 2 * r
+            vals = []
+            for name, at in (("er", e), ("ei", e + 1), ("or", o), ("oi", o + 1)):
+                st.append(f"{pad}%{name}{r}{j} = vector.extract %acc[{at}] : f32 from vector<{nacc}xf32>")
+                vals.append(f"%{name}{r}{j}")
+            st.append(f"{pad}func.call @put(%F, %p{r}, %x{r}, %bj{j}, %nlat, %npairs, %nfields, %m, "
+                      f"{', '.join(vals)}) : ({fmem}, index, f64, index, index, index, index, "
+                      f"index, f32, f32, f32, f32) -> ()")
+    return "\n".join(st)
 
 
 def _ishioka_analys_values(plan: Plan, v: dict, core: dict[str, str]) -> dict:
@@ -555,9 +690,12 @@ def _ishioka_sums(kp: int, at: str) -> dict[str, str]:
 
 
 def stage_template(plan: Plan, stage: str) -> Path:
-    """The template file of one stage: ``leg_synth_ishioka.mlir`` for the synthesis of the
+    """The template file of one stage: ``leg_synth_mma.mlir`` for the synthesis where
+    ``mma_synthesis``, else ``leg_synth_ishioka.mlir`` for the synthesis of the
     ``"ishioka"`` recurrence, ``leg_analys_ishioka.mlir`` for its analysis where
     ``ishioka_analysis``, else ``<stage>.mlir``."""
+    if stage == "leg_synth" and mma_synthesis(plan):
+        return kernels_dir() / "leg_synth_mma.mlir"
     if stage == "leg_synth" and plan.recurrence == "ishioka":
         return kernels_dir() / "leg_synth_ishioka.mlir"
     if stage == "leg_analys" and ishioka_analysis(plan):

@@ -193,10 +193,12 @@ def _variants(plan: Plan) -> dict:
     nf = analys_fields_per_thread(plan)
     out = {"fields_per_thread": plan.fields_per_thread, "analysis_fields_per_thread": nf}
     if plan.kernels == "mlir":  # the family with a choice of recurrence
-        from ireesht.kernels_mlir import ishioka_analysis
+        from ireesht.kernels_mlir import ishioka_analysis, mma_synthesis
 
         lanes = analys_lane_group(plan, nf) > 1
         out["recurrence"] = plan.recurrence
+        if mma_synthesis(plan):
+            out["synthesis_sums"] = "tensor cores"
         out["analysis_reduction"] = ("ishioka, transposed sums" if ishioka_analysis(plan) else
                                      "lane sums, workgroup rows" if lanes else "workgroup rows")
     else:
@@ -263,7 +265,13 @@ def compile(
         for single fields where float64 runs at half the float32 rate, as on NVIDIA's
         datacenter GPUs; on GPUs with slow float64, such as GeForce cards, choose "standard";
         mlir kernels on CUDA, or Vulkan devices with shaderFloat64); the analysis runs the
-        standard one. ``info["variants"]["recurrence"]`` says which runs
+        standard one. ``info["variants"]["recurrence"]`` says which runs. On CUDA, float32
+        with ``fields_per_thread=4`` and "ishioka" sums the synthesis on tensor cores, 16
+        fields per workgroup, on grids of 256 latitude pairs or more whose seeds all start
+        within float64's range (Gauss grids for lmax 511-1313): for batches of 16 fields
+        (or multiples of 16) faster and five times more accurate than the default (H200,
+        lmax 1023: 13% faster, error 2.2e-7 against 1.1e-6; ``info["variants"]
+        ["synthesis_sums"]`` says "tensor cores"); other batches pay for whole groups of 16
     use_cache : reuse a module compiled earlier for the same plan
 
     Returns

@@ -133,6 +133,17 @@ def test_cli_build_shows_progress(vulkan, tmp_path):
     assert (tmp_path / "b" / "sht_vulkan_mlir.vmfb").exists()
 
 
+def test_cli_build_takes_the_batch_plan(tmp_path, capsys):
+    # the plan of the tensor-core synthesis: 256 pairs, four fields per thread, "ishioka"
+    assert main(["build", "--lmax", "511", "--targets", "cuda", "--fields-per-thread", "4",
+                 "--recurrence", "ishioka", "--out", str(tmp_path / "b")]) == 0
+    plan = json.loads((tmp_path / "b" / "manifest.json").read_text())["artifacts"][0]["plan"]
+    assert (plan["fields_per_thread"], plan["recurrence"]) == (4, "ishioka")
+    with pytest.raises(SystemExit):
+        main(["build", "--lmax", "3", "--fields-per-thread", "3", "--out", str(tmp_path / "c")])
+    assert "invalid choice: 3" in capsys.readouterr().err
+
+
 def test_artifact_runs_with_only_the_runtime_and_numpy(built, tmp_path, rng):
     """A fresh venv with iree-base-runtime and numpy only (no compiler), ireesht installed
     without its dependencies: the artifact loads and gives the numbers computed here."""

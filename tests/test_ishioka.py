@@ -26,6 +26,24 @@ def test_synthesis_by_the_chain_matches_reference(rng, lmax):
         np.testing.assert_allclose(south, (q * parity) @ p, rtol=0, atol=1e-12 * scale)
 
 
+@pytest.mark.parametrize("lmax", [0, 1, 2, 41, 255])
+def test_chain_gives_each_degree_value(lmax):
+    # the factors of the tensor-core synthesis (kernels/mlir/leg_synth_mma.mlir): each even
+    # degree P_{m+2k} = e1_k y_k + e2_{k-1} y_{k-1}, each odd one x g_k y_k
+    g = grid.make_grid("gauss", lmax + 2, 2 * lmax + 4)
+    x, s = g.cost, g.sint
+    for m in sorted({0, 1, lmax // 3, lmax - 1, lmax} & set(range(lmax + 1))):
+        p = reference.legendre_values(lmax, m, x, s)
+        rows = ishioka.order_chain(lmax, m)
+        y0, y1, e2 = np.zeros_like(x), ishioka.seed_factor(m) * p[0], 0.0
+        values = np.zeros((2 * rows.shape[0] + 1, x.size))
+        for k, (alpha, beta, e1, e2k, gk) in enumerate(rows):
+            values[2 * k] = e1 * y1 + e2 * y0
+            values[2 * k + 1] = x * gk * y1
+            y1, y0, e2 = (alpha * x * x + beta) * y1 + y0, y1, e2k
+        np.testing.assert_allclose(values[: lmax + 1 - m], p, rtol=0, atol=1e-12 * np.abs(p).max())
+
+
 @pytest.mark.parametrize("lmax", [0, 1, 2, 3, 10, 11, 1023])
 def test_offsets_are_the_running_sums_of_the_steps(lmax):
     steps = [ishioka.steps(lmax, m) for m in range(lmax + 1)]

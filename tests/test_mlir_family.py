@@ -11,7 +11,7 @@ import ireesht
 from ireesht import fourier, kernels_mlir, module, pipeline, reference, runtime
 from ireesht import plan as plan_module
 from ireesht.cli import random_coefficients, rel_l2
-from ireesht.kernels_mlir import SYNTH_ROUND
+from ireesht.kernels_mlir import SYNTH_ROUND, mma_synthesis
 from ireesht.plan import Plan, analys_fields_per_thread, analys_lane_group
 
 import checks
@@ -247,6 +247,8 @@ CUDA_ONLY = [  # Metal GPUs have no float64
     dict(lmax=1023),
     dict(lmax=40, mmax=17, nlat=45, nphi=80, recurrence="standard"),
     dict(lmax=31, fields_per_thread=2, recurrence="ishioka"),
+    # the synthesis on tensor cores: an odd grid (the equator row), mmax < lmax
+    dict(lmax=600, mmax=500, nlat=601, nphi=1002, fields_per_thread=4, recurrence="ishioka"),
     # the Ishioka analysis with one pair per thread in 8 groups, and with two in 6
     dict(lmax=511),
     dict(lmax=720, mmax=719, nlat=721, nphi=1440, grid="equiangular"),
@@ -281,6 +283,12 @@ def test_cuda_module_compiles(kw):
     default = "ishioka" if plan.fields_per_thread == 1 else "standard"
     assert plan.recurrence == kw.get("recurrence", default)
     assert (b"fma.rn.f64" in vmfb) == (plan.dtype == "float64" or plan.recurrence == "ishioka")
+    # tensor cores (3xTF32) in the synthesis of float32 batches of the "ishioka" recurrence
+    # on grids of 256 pairs and more whose seeds all start live
+    tensor = (plan.recurrence == "ishioka" and plan.dtype == "float32"
+              and plan.fields_per_thread == 4 and plan.npairs >= 256)
+    assert mma_synthesis(plan) == tensor
+    assert vmfb.count(b"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32") == 48 * tensor
 
 
 @pytest.mark.parametrize("kw", COMPILE_ONLY, ids=lambda kw: "-".join(f"{k}{v}" for k, v in kw.items()))
