@@ -470,8 +470,8 @@ def _mma_synth_values(plan: Plan, v: dict, core: dict[str, str]) -> dict:
 
 
 def _mma_stage_fields(z: dict, ft: str) -> str:
-    """leg_synth_mma.mlir's staging of half the fields' coefficients of one step, unrolled:
-    every load first, then each value's (hi, lo) to its column."""
+    """leg_synth_mma.mlir's staging of one step's coefficients of ``part`` of the fields (a
+    thread's share), unrolled: every load first, then each value's (hi, lo) to its column."""
     pad = " " * 10
     q = f"memref<?x?x2x{ft}, #hal.descriptor_type<storage_buffer>>"
     cs = f"memref<{z['c_size']}xf32, #gpu.address_space<workgroup>>"

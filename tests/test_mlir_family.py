@@ -284,7 +284,7 @@ def test_cuda_module_compiles(kw):
     assert plan.recurrence == kw.get("recurrence", default)
     assert (b"fma.rn.f64" in vmfb) == (plan.dtype == "float64" or plan.recurrence == "ishioka")
     # tensor cores (3xTF32) in the synthesis of float32 batches of the "ishioka" recurrence
-    # on grids of 256 pairs and more whose seeds all start live
+    # on grids of 256 pairs and more (whose seeds all start live: every grid here)
     tensor = (plan.recurrence == "ishioka" and plan.dtype == "float32"
               and plan.fields_per_thread == 4 and plan.npairs >= 256)
     assert mma_synthesis(plan) == tensor
