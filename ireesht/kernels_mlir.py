@@ -40,8 +40,10 @@ takes the parts ``polar``, ``ishioka`` and ``synth_grid`` of ``legendre_core.mli
 (``leg_analys_ishioka.mlir``: parts ``polar`` and ``ishioka``, its sizes from
 ``_ishioka_analys_shape`` and its unrolled bodies from ``_ishioka_analys_bodies``), and its
 synthesis on tensor cores where ``mma_synthesis`` (``leg_synth_mma.mlir``, CUDA only: parts
-``polar``, ``ishioka`` and ``synth_grid``, its sizes and unrolled bodies from
-``_mma_synth_values``).
+``polar``, ``ishioka``, ``mma`` and ``synth_grid``, its sizes and unrolled bodies from
+``_mma_synth_values``), and its analysis on tensor cores where ``mma_analysis``
+(``leg_analys_mma.mlir``, CUDA only: parts ``polar``, ``ishioka`` and ``mma``, its sizes and
+unrolled bodies from ``_mma_analys_values``).
 """
 
 from __future__ import annotations
@@ -124,6 +126,14 @@ ISHIOKA_SCALING = {"live_bits": 800, "scale_bits": 840, "threshold_bits": 800}
 MMA_FIELDS, MMA_WARPS = 16, 4
 MMA_COLUMN_PAD = 16
 MMA_PAIRS = 256
+# leg_analys_mma.mlir (tensor cores; kernels_mlir.mma_analysis): fields per workgroup (the 16
+# rows of the products' tile: re and im of 8 fields) and the most latitude pairs it serves
+# (a warp of 32 pairs each, 16 warps at most: 512 threads, 128 registers each).
+MMA_ANALYS_FIELDS = 8
+MMA_ANALYS_PAIRS = 512
+# steps per window of leg_analys_mma.mlir (its sums' padding, par_stride, keeps @reduce's
+# loads free of bank conflicts for 16)
+MMA_ANALYS_WINDOW = 16
 # leg_analys_ishioka.mlir: steps per span; per target the most threads per workgroup and
 # bytes of workgroup memory it may take (CUDA: the static limit; Vulkan: the generic
 # target's, executable_target), since a workgroup holds every latitude pair of its order,
@@ -360,6 +370,8 @@ def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
                      synth_round=SYNTH_ROUND,
                      expand_v=_expand(kp, kp * nf, values["ft"], True),
                      expand_f=_expand(nf, kp * nf, values["ft"], False))
+        elif stage == "leg_analys" and mma_analysis(plan):
+            v = _mma_analys_values(plan, v, core)
         elif stage == "leg_analys" and ishioka_analysis(plan):
             v = _ishioka_analys_values(plan, v, core)
         elif stage == "leg_analys":
@@ -465,7 +477,7 @@ def _mma_synth_values(plan: Plan, v: dict, core: dict[str, str]) -> dict:
     out.update(kstep0=_mma_kstep("a", "%r0", "%bo0", "%zacc", "%k0", z),
                kstep1=_mma_kstep("b", "%r1", "%bo1", "%k0", "%k1", z),
                store=_mma_store(z, v["ft"]), stage_fields=_mma_stage_fields(z, v["ft"]))
-    out["legendre_core"] = _core(core, ("polar", "ishioka", "synth_grid"), out)
+    out["legendre_core"] = _core(core, ("polar", "ishioka", "mma", "synth_grid"), out)
     return out
 
 
@@ -556,6 +568,142 @@ def _mma_store(z: dict, ft: str) -> str:
                       f"{', '.join(vals)}) : ({fmem}, index, f64, index, index, index, index, "
                       f"index, f32, f32, f32, f32) -> ()")
     return "\n".join(st)
+
+
+def mma_analysis(plan: Plan) -> bool:
+    """Whether the plan's Legendre analysis runs leg_analys_mma.mlir (tensor cores,
+    ``MMA_ANALYS_FIELDS`` fields per workgroup): the plans of ``mma_synthesis`` whose grid
+    has at most ``MMA_ANALYS_PAIRS`` latitude pairs."""
+    return mma_synthesis(plan) and plan.npairs <= MMA_ANALYS_PAIRS
+
+
+def _mma_analys_values(plan: Plan, v: dict, core: dict[str, str]) -> dict:
+    """The substitutions of leg_analys_mma.mlir: its warps (one per 32 pairs), its window of
+    steps, its workgroup arrays' sizes (a warp's rows of values: 2 win rows of 36 floats; its
+    sums: two parities of 16 win floats and 8 of padding) and the unrolled bodies."""
+    nw, win = -(-plan.npairs // 32), MMA_ANALYS_WINDOW
+    z = dict(nf=MMA_ANALYS_FIELDS, nw=nw, wg=32 * nw, win=win, win_less1=win - 1, nh=win // 8,
+             rows=2 * win, par_rows=36 * win, warp_floats=72 * win, p_size=72 * win * nw,
+             par_stride=16 * win + 8, warp_sums=2 * (16 * win + 8), outs=32 * win, fvals=4 * win)
+    z.update(r_half=z["warp_sums"] * nw, r_size=2 * z["warp_sums"] * nw)
+    ft = v["ft"]
+    out = {**v, **z, **_ishioka_conversions(ft), "gfrags": _mma_analys_frags(ft),
+           "chain_steps": _mma_analys_chain(z), "warp_sum": _mma_analys_warp_sum(z),
+           **_mma_analys_products(z)}
+    out["legendre_core"] = _core(core, ("polar", "ishioka", "mma"), out)
+    return out
+
+
+def _mma_analys_frags(ft: str) -> str:
+    """leg_analys_mma.mlir's A fragments of the lane, for its warp's four k of 8 pairs:
+    %gf<j>#0 .. #3 (even hi, lo, odd hi, lo)."""
+    pad = " " * 10
+    buf = f"memref<?x?x?x2x{ft}, #hal.descriptor_type<storage_buffer>>"
+    w = f"memref<?x{ft}, #hal.descriptor_type<storage_buffer>>"
+    x = f"memref<?x4x{ft}, #hal.descriptor_type<storage_buffer>>"
+    frag = ", ".join(["vector<4x1xf32>"] * 4)
+    lines = []
+    for j in range(4):
+        lines += [f"%gp{j}c = arith.constant {8 * j} : index",
+                  f"%gp{j} = arith.addi %pt, %gp{j}c : index",
+                  f"%gf{j}:4 = func.call @gfrag(%F, %wtab, %xtab, %gp{j}, %bg, %cg, %npairs, %nlat, "
+                  f"%nfields, %m) : ({buf}, {w}, {x}, index, index, index, index, index, index, "
+                  f"index) -> ({frag})"]
+    return "\n".join(pad + line for line in lines)
+
+
+def _mma_analys_products(z: dict) -> dict[str, str]:
+    """leg_analys_mma.mlir's ``ksteps`` (a window's products, inline in @main as in
+    ``_mma_kstep``: per k, parity and tile h of 8 steps, the B fragment from the warp's rows
+    and three tf32 products into %c<e|o><h>) and ``cstore`` (each tile's rows g and g + 8 to
+    the warp's sums from %cb)."""
+    pad = " " * 14
+    mma = ("nvgpu.mma.sync({a}, {b}, {c}) mmaShape = [16, 8, 8] tf32Enabled "
+           ": (vector<4x1xf32>, vector<2x1xf32>, vector<2x2xf32>) -> vector<2x2xf32>")
+    ps = f"memref<{z['p_size']}xf32, #gpu.address_space<workgroup>>"
+    rs = f"memref<{z['r_size']}xf32, #gpu.address_space<workgroup>>"
+    frags = "(vector<2x1xf32>, vector<2x1xf32>)"
+    tiles = [(par, name, h) for par, name in enumerate("eo") for h in range(z["nh"])]
+    k, acc = [], {tile: "%zc" for tile in tiles}
+    for j in range(4):
+        for tile in tiles:
+            par, name, h = tile
+            n = f"%k{j}{name}{h}"
+            res = f"%c{name}{h}" if j == 3 else f"{n}d3"
+            hi, lo = f"%gf{j}#{2 * par}", f"%gf{j}#{2 * par + 1}"
+            k += [f"{n}c = arith.constant {z['par_rows'] * par + 288 * h + 8 * j} : index",
+                  f"{n}o = arith.addi %lo, {n}c : index",
+                  f"{n}b:2 = func.call @bfrag(%p_s, {n}o) : ({ps}, index) -> {frags}",
+                  f"{n}d1 = " + mma.format(a=lo, b=f"{n}b#0", c=acc[tile]),
+                  f"{n}d2 = " + mma.format(a=hi, b=f"{n}b#1", c=f"{n}d1"),
+                  f"{res} = " + mma.format(a=hi, b=f"{n}b#0", c=f"{n}d2")]
+            acc[tile] = res
+    store = []
+    for par, name, h in tiles:
+        for r in range(2):
+            n = f"%s{name}{h}{r}"
+            at = z["par_stride"] * par + 8 * h + 8 * z["win"] * r
+            store += [f"{n}v = vector.extract %c{name}{h}[{r}] : vector<2xf32> from vector<2x2xf32>",
+                      f"{n}c = arith.constant {at} : index",
+                      f"{n}o = arith.addi %cb, {n}c : index",
+                      f"vector.store {n}v, %r_s[{n}o] : {rs}, vector<2xf32>"]
+    return {"ksteps": "\n".join(pad + line for line in k),
+            "cstore": "\n".join(pad + line for line in store)}
+
+
+def _mma_analys_chain(z: dict) -> str:
+    """Body of leg_analys_mma.mlir's ``@chain``: its ``win`` steps unrolled."""
+    pad = " " * 10
+    f64s = f"memref<{z['rows']}x2xf64, #gpu.address_space<workgroup>>"
+    ps = f"memref<{z['p_size']}xf32, #gpu.address_space<workgroup>>"
+    lines, y1, y0 = ["%c0 = arith.constant 0 : index"], "%y1", "%y0"
+    for j in range(z["win"]):
+        n = f"%s{j}"
+        lines += [f"{n}j = arith.constant {j} : index",
+                  f"{n}row = arith.addi %j0, {n}j : index",
+                  f"{n}ee = vector.load %ee_s[{n}row, %c0] : {f64s}, vector<2xf64>",
+                  f"{n}e1 = vector.extract {n}ee[0] : f64 from vector<2xf64>",
+                  f"{n}e2 = vector.extract {n}ee[1] : f64 from vector<2xf64>",
+                  f"{n}pa = arith.mulf {n}e2, {y0} : f64",
+                  f"{n}pe = math.fma {n}e1, {y1}, {n}pa : f64",
+                  f"{n}ab = vector.load %ab_s[{n}row, %c0] : {f64s}, vector<2xf64>",
+                  f"{n}al = vector.extract {n}ab[0] : f64 from vector<2xf64>",
+                  f"{n}be = vector.extract {n}ab[1] : f64 from vector<2xf64>",
+                  f"{n}t = math.fma {n}al, %u, {n}be : f64",
+                  f"{n}yn = math.fma {n}t, {y1}, {y0} : f64",
+                  f"{n}pef = arith.truncf {n}pe : f64 to f32",
+                  f"{n}yf = arith.truncf {y1} : f64 to f32",
+                  f"{n}ec = arith.constant {36 * j} : index",
+                  f"{n}oe = arith.addi %so, {n}ec : index",
+                  f"{n}oc = arith.constant {36 * j + z['par_rows']} : index",
+                  f"{n}oo = arith.addi %so, {n}oc : index",
+                  f"memref.store {n}pef, %p_s[{n}oe] : {ps}",
+                  f"memref.store {n}yf, %p_s[{n}oo] : {ps}"]
+        y1, y0 = f"{n}yn", y1
+    lines.append(f"return {y1}, {y0} : f64, f64")
+    return "\n".join(pad + line for line in lines)
+
+
+def _mma_analys_warp_sum(z: dict) -> str:
+    """Body of leg_analys_mma.mlir's ``@warp_sum``: the ``nw`` warps' values loaded at once
+    (those of warps past %nact taken as 0), then added in a tree."""
+    rs = f"memref<{z['r_size']}xf32, #gpu.address_space<workgroup>>"
+    lines = ["%zero = arith.constant 0.0 : f32"]
+    for i in range(z["nw"]):
+        lines += [f"%w{i}c = arith.constant {i} : index",
+                  f"%w{i}o0 = arith.constant {i * z['warp_sums']} : index",
+                  f"%w{i}o = arith.addi %o, %w{i}o0 : index",
+                  f"%w{i}x = memref.load %r_s[%w{i}o] : {rs}",
+                  f"%w{i}in = arith.cmpi ult, %w{i}c, %nact : index",
+                  f"%w{i} = arith.select %w{i}in, %w{i}x, %zero : f32"]
+    terms, level = [f"%w{i}" for i in range(z["nw"])], 0
+    while len(terms) > 1:
+        pairs = [(terms[i], terms[i + 1]) for i in range(0, len(terms) - 1, 2)]
+        lines += [f"%a{level}_{i} = arith.addf {a}, {b} : f32" for i, (a, b) in enumerate(pairs)]
+        terms = [f"%a{level}_{i}" for i in range(len(pairs))] + terms[2 * len(pairs):]
+        level += 1
+    lines.append(f"return {terms[0]} : f32")
+    return "\n".join(" " * 10 + line for line in lines)
 
 
 def _ishioka_analys_values(plan: Plan, v: dict, core: dict[str, str]) -> dict:
@@ -692,12 +840,15 @@ def _ishioka_sums(kp: int, at: str) -> dict[str, str]:
 def stage_template(plan: Plan, stage: str) -> Path:
     """The template file of one stage: ``leg_synth_mma.mlir`` for the synthesis where
     ``mma_synthesis``, else ``leg_synth_ishioka.mlir`` for the synthesis of the
-    ``"ishioka"`` recurrence, ``leg_analys_ishioka.mlir`` for its analysis where
+    ``"ishioka"`` recurrence, ``leg_analys_mma.mlir`` for the analysis where
+    ``mma_analysis``, else ``leg_analys_ishioka.mlir`` for its analysis where
     ``ishioka_analysis``, else ``<stage>.mlir``."""
     if stage == "leg_synth" and mma_synthesis(plan):
         return kernels_dir() / "leg_synth_mma.mlir"
     if stage == "leg_synth" and plan.recurrence == "ishioka":
         return kernels_dir() / "leg_synth_ishioka.mlir"
+    if stage == "leg_analys" and mma_analysis(plan):
+        return kernels_dir() / "leg_analys_mma.mlir"
     if stage == "leg_analys" and ishioka_analysis(plan):
         return kernels_dir() / "leg_analys_ishioka.mlir"
     return kernels_dir() / f"{stage}.mlir"

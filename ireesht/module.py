@@ -193,13 +193,14 @@ def _variants(plan: Plan) -> dict:
     nf = analys_fields_per_thread(plan)
     out = {"fields_per_thread": plan.fields_per_thread, "analysis_fields_per_thread": nf}
     if plan.kernels == "mlir":  # the family with a choice of recurrence
-        from ireesht.kernels_mlir import ishioka_analysis, mma_synthesis
+        from ireesht.kernels_mlir import ishioka_analysis, mma_analysis, mma_synthesis
 
         lanes = analys_lane_group(plan, nf) > 1
         out["recurrence"] = plan.recurrence
         if mma_synthesis(plan):
             out["synthesis_sums"] = "tensor cores"
-        out["analysis_reduction"] = ("ishioka, transposed sums" if ishioka_analysis(plan) else
+        out["analysis_reduction"] = ("tensor cores" if mma_analysis(plan) else
+                                     "ishioka, transposed sums" if ishioka_analysis(plan) else
                                      "lane sums, workgroup rows" if lanes else "workgroup rows")
     else:
         out["analysis_reduction"] = "subgroup" if plan.subgroups else "workgroup tree"
@@ -258,20 +259,24 @@ def compile(
     fields_per_thread : fields sharing one Legendre recurrence on GPUs (1, 2 or 4): use 4
         for batches of many fields (the CPU kernels always share it among 4; the float64
         analysis on CUDA among 2 at most, ``info["analysis_fields_per_thread"]``)
-    recurrence : the Legendre synthesis's recurrence: "auto" ("ishioka" on CUDA with
+    recurrence : the Legendre recurrence: "auto" ("ishioka" on CUDA with
         ``fields_per_thread=1``, else "standard"), "standard" (in the plan's dtype) or
-        "ishioka" (a float64 recurrence whatever the dtype: in float32 ten times more
-        accurate with one field per thread, 1.3-1.4x with several, which sum in float32; faster
-        for single fields where float64 runs at half the float32 rate, as on NVIDIA's
-        datacenter GPUs; on GPUs with slow float64, such as GeForce cards, choose "standard";
-        mlir kernels on CUDA, or Vulkan devices with shaderFloat64); the analysis runs the
-        standard one. ``info["variants"]["recurrence"]`` says which runs. On CUDA, float32
-        with ``fields_per_thread=4`` and "ishioka" sums the synthesis on tensor cores, 16
-        fields per workgroup, on grids of 256 latitude pairs or more whose seeds all start
-        within float64's range (Gauss grids for lmax 511-1313): for batches of 16 fields
-        (or multiples of 16) faster and five times more accurate than the default (H200,
-        lmax 1023: 13% faster, error 2.2e-7 against 1.1e-6; ``info["variants"]
-        ["synthesis_sums"]`` says "tensor cores"); other batches pay for whole groups of 16
+        "ishioka" (a float64 recurrence whatever the dtype, in the synthesis: in float32 ten
+        times more accurate with one field per thread, 1.3-1.4x with several, which sum in
+        float32; faster for single fields where float64 runs at half the float32 rate, as
+        on NVIDIA's datacenter GPUs; on GPUs with slow float64, such as GeForce cards,
+        choose "standard"; mlir kernels on CUDA, or Vulkan devices with shaderFloat64). The
+        analysis runs it for float32 plans of one field per thread on grids of at most 384
+        latitude pairs, else the standard one. ``info["variants"]["recurrence"]`` says which
+        runs. On CUDA, float32 with ``fields_per_thread=4`` and "ishioka" sums the synthesis
+        on tensor cores, 16 fields per workgroup, on grids of 256 latitude pairs or more
+        whose seeds all start within float64's range (Gauss grids for lmax 511-1313), and
+        the analysis too, 8 fields per workgroup, up to 512 pairs (lmax 1023): for batches
+        of 16 fields (or multiples of 16) faster and about four times more accurate than the
+        default (H200, lmax 1023: Legendre synthesis 13% and analysis 37% faster, roundtrip error
+        4.2e-7 against 1.6e-6; ``info["variants"]["synthesis_sums"]`` and
+        ``["analysis_reduction"]`` say "tensor cores"); other batches pay for whole groups
+        of 16 and 8 (4 fields: slower than the default)
     use_cache : reuse a module compiled earlier for the same plan
 
     Returns

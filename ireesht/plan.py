@@ -52,8 +52,8 @@ ISHIOKA_ANALYS_TABLES = ("xtab", "seedtab", "polar", "chain", "wtab", "twiddle")
 # Legendre recurrences: "standard" (the plan's dtype, ireesht/legendre.py) and "ishioka"
 # (float64 whatever the dtype, ireesht/ishioka.py; MLIR kernels, devices with float64): the
 # synthesis, and the analysis of float32 plans of one field per thread on grids of at most
-# 384 pairs (kernels_mlir.ishioka_analysis). "auto" takes "ishioka" on CUDA with one field
-# per thread:
+# 384 pairs (kernels_mlir.ishioka_analysis) and of the tensor-core batch plans on CUDA
+# (kernels_mlir.mma_analysis). "auto" takes "ishioka" on CUDA with one field per thread:
 # datacenter GPUs run float64 at half the float32 rate (H200, one field, Legendre synthesis
 # stage: lmax 1023 145 -> 105 us, 2047 925 -> 781 us, float32 error 1.1e-6 -> 1.2e-7;
 # float64 plans 204 -> 109 us at 1023, BENCHMARKS.md thirteenth run). With fields sharing
@@ -80,8 +80,9 @@ class Plan:
         larger is faster for batches, slower for single fields
     subgroups : whether the analysis kernel sums with subgroup operations (WGSL family; the
         MLIR family sums in workgroup memory, with or without)
-    recurrence : the Legendre synthesis's recurrence, one of ``RECURRENCES`` ("ishioka":
-        float64, MLIR kernels on CUDA or Vulkan devices with shaderFloat64)
+    recurrence : the Legendre recurrence, one of ``RECURRENCES`` ("ishioka": float64, MLIR
+        kernels on CUDA or Vulkan devices with shaderFloat64; the synthesis's, and the
+        analysis's where ``kernels_mlir`` has a kernel for it)
     cpu : for target "cpu", the instruction set the module is built for: "host" (this
         machine's, for modules compiled where they run) or a portable baseline of
         ``CPU_BASELINES`` (saved artifacts)
@@ -184,9 +185,10 @@ class Plan:
     @property
     def analys_tables(self) -> tuple[str, ...]:
         """The table arguments of the exported analysis functions, in order."""
-        from ireesht.kernels_mlir import ishioka_analysis  # the MLIR kernels decide
+        from ireesht.kernels_mlir import ishioka_analysis, mma_analysis  # the MLIR kernels decide
 
-        return ISHIOKA_ANALYS_TABLES if ishioka_analysis(self) else ANALYS_TABLES
+        ishioka = ishioka_analysis(self) or mma_analysis(self)
+        return ISHIOKA_ANALYS_TABLES if ishioka else ANALYS_TABLES
 
     def make_grid(self) -> gridmod.Grid:
         return gridmod.make_grid(self.grid, self.nlat, self.nphi)

@@ -11,7 +11,7 @@ import ireesht
 from ireesht import fourier, kernels_mlir, module, pipeline, reference, runtime
 from ireesht import plan as plan_module
 from ireesht.cli import random_coefficients, rel_l2
-from ireesht.kernels_mlir import SYNTH_ROUND, mma_synthesis
+from ireesht.kernels_mlir import SYNTH_ROUND, mma_analysis, mma_synthesis
 from ireesht.plan import Plan, analys_fields_per_thread, analys_lane_group
 
 import checks
@@ -222,6 +222,30 @@ def test_ishioka_analysis_serves_the_plans_one_workgroup_holds():
     assert (shape["kp"], shape["nw"]) == (2, 6)
 
 
+def test_tensor_cores_serve_float32_batches_of_the_ishioka_recurrence_on_cuda():
+    # synthesis from 256 latitude pairs (lmax 511), analysis from 256 to 512 (one warp of 32
+    # pairs each, 16 at most: lmax 1023); four fields per thread, float32, CUDA
+    def plan(lmax, target="cuda", **kw):
+        kw = {"fields_per_thread": 4, "recurrence": "ishioka", **kw}
+        return Plan.create(lmax, target=target, kernels="mlir", **kw)
+
+    def kernels(p):
+        return mma_synthesis(p), mma_analysis(p)
+
+    assert kernels(plan(511)) == kernels(plan(1023)) == (True, True)
+    assert kernels(plan(1100)) == (True, False)  # 551 pairs
+    assert kernels(plan(509)) == (False, False)  # 255 pairs
+    assert kernels(plan(1023, fields_per_thread=2)) == (False, False)
+    assert kernels(plan(1023, dtype="float64")) == (False, False)
+    assert kernels(plan(1023, "vulkan")) == (False, False)
+    assert kernels(plan(1023, recurrence="standard")) == (False, False)
+    # 301 pairs of an odd grid: ten warps; its analysis reads the chain table
+    odd = plan(600, nlat=601, nphi=1200, mmax=500)
+    assert kernels(odd) == (True, True) and "chain" in odd.analys_tables
+    values = kernels_mlir.stage_values(odd, pipeline.template_values(odd))["leg_analys"]
+    assert (values["nw"], values["wg"]) == (10, 320)
+
+
 @pytest.mark.parametrize("kw", [dict(fields_per_thread=2), dict(fields_per_thread=4),
                                 dict(dtype="float64"),
                                 dict(dtype="float64", nlat=49, nphi=50, grid="equiangular")])
@@ -272,23 +296,27 @@ def test_cuda_module_compiles(kw):
     # the PTX of the four stages (one module each), for sm_80: JIT-compiled on newer GPUs
     assert vmfb.count(b".visible .entry") == 4 and b".target sm_80" in vmfb
     # lane sums (warp shuffles) in the analysis with two fields per thread or more, and over
-    # lane pairs with one field on float32 grids of 385-512 pairs (lmax 1023 here)
+    # lane pairs with one field on float32 grids of 385-512 pairs (lmax 1023 here); not in
+    # the analysis on tensor cores (below)
     lanes = analys_lane_group(plan, analys_fields_per_thread(plan))
     pairs = plan.dtype == "float32" and 385 <= plan.npairs <= 512
     assert lanes == (2 * min(plan.fields_per_thread, 2 if plan.dtype == "float64" else 4)
                      if plan.fields_per_thread > 1 else 2 if pairs else 1)
-    assert (b"shfl.sync.bfly" in vmfb) == (lanes > 1)
+    assert (b"shfl.sync.bfly" in vmfb) == (lanes > 1 and not mma_analysis(plan))
     # float64 arithmetic: float64 plans, and the synthesis of the "ishioka" recurrence (CUDA's
     # default with one field per thread)
     default = "ishioka" if plan.fields_per_thread == 1 else "standard"
     assert plan.recurrence == kw.get("recurrence", default)
     assert (b"fma.rn.f64" in vmfb) == (plan.dtype == "float64" or plan.recurrence == "ishioka")
     # tensor cores (3xTF32) in the synthesis of float32 batches of the "ishioka" recurrence
-    # on grids of 256 pairs and more (whose seeds all start live: every grid here)
+    # on grids of 256 pairs and more (whose seeds all start live: every grid here), and in
+    # their analysis up to 512 pairs: 48 products in each kernel's loop
     tensor = (plan.recurrence == "ishioka" and plan.dtype == "float32"
               and plan.fields_per_thread == 4 and plan.npairs >= 256)
     assert mma_synthesis(plan) == tensor
-    assert vmfb.count(b"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32") == 48 * tensor
+    assert mma_analysis(plan) == (tensor and plan.npairs <= 512)
+    assert (vmfb.count(b"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32")
+            == 48 * tensor + 48 * mma_analysis(plan))
 
 
 @pytest.mark.parametrize("kw", COMPILE_ONLY, ids=lambda kw: "-".join(f"{k}{v}" for k, v in kw.items()))

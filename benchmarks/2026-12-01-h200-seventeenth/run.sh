@@ -10,17 +10,6 @@ for round in 1 2; do
   done
 done 2>&1 | tee $OUT/times.txt
 for tag in ${TAGS:-base mma16 mma8}; do
-  echo "== $tag: Nsight Compute per launch: id, grid, block, time, registers"
-  PYTHONPATH=/tmp/site:$PWD ncu --csv --metrics gpu__time_duration.sum,launch__registers_per_thread \
-    --log-file /tmp/ncu.csv python3 $D/mma.py launch ${DIR:-expx/s17} $tag >/dev/null 2>&1
-  python3 - /tmp/ncu.csv <<'PY'
-import csv, sys
-lines = open(sys.argv[1]).read().splitlines()
-i = next(k for k, l in enumerate(lines) if l.startswith('"ID"'))
-rows = {}
-for r in csv.DictReader(lines[i:]):
-    rows.setdefault(r["ID"], [r["Kernel Name"][:24], r["Grid Size"], r["Block Size"]]).append(f'{r["Metric Name"]}={r["Metric Value"]}')
-for k, v in rows.items():
-    print(k, *v)
-PY
+  echo "== $tag: Nsight Compute per launch: id, kernel, grid, block, time, registers"
+  PYTHONPATH=/tmp/site:$PWD ncu_launches $D/mma.py launch ${DIR:-expx/s17} $tag
 done 2>&1 | tee $OUT/stages.txt

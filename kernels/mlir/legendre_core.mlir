@@ -1,6 +1,7 @@
         // Pieces of the Legendre stages shared by leg_synth.mlir, leg_analys.mlir,
         // leg_synth_ishioka.mlir and leg_analys_ishioka.mlir (part ishioka: the float64
-        // kernels' conversions and chain rows), cut at the `// part:` lines by ireesht/kernels_mlir.py and
+        // kernels' conversions and chain rows; part mma: the tf32 rounding, the seeds and the
+        // staged chain rows of leg_synth_mma.mlir and leg_analys_mma.mlir), cut at the `// part:` lines by ireesht/kernels_mlir.py and
         // pasted into each as the placeholder legendre_core (the WGSL twin is
         // kernels/wgsl/legendre_core.wgsli). Tables and the schemes: ireesht/legendre.py,
         // ireesht/ishioka.py. A thread runs ${kp} latitude pairs: the recurrence state is
@@ -358,6 +359,82 @@ ${seed64}
           %glm = func.call @chain_g(%lmm) : (index) -> index
           %r = arith.subi %gl, %glm : index
           return %r : index
+        }
+// part: mma
+        // v rounded to the nearest tf32 (ties away from zero: the 13 bits below tf32's 10
+        // are rounded on the bit pattern, a carry moves into the exponent as it should).
+        func.func private @tf32(%v: f32) -> f32 {
+          %half = arith.constant 4096 : i32
+          %mask = arith.constant -8192 : i32
+          %b = arith.bitcast %v : f32 to i32
+          %r = arith.addi %b, %half : i32
+          %h = arith.andi %r, %mask : i32
+          %t = arith.bitcast %h : i32 to f32
+          return %t : f32
+        }
+
+        // The pair's x (hi + lo of xtab, exact in float64) and u = x^2.
+        func.func private @node64(%xtab: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, %p: index) -> (f64, f64) {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %xh = memref.load %xtab[%p, %c0] : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>
+          %xl = memref.load %xtab[%p, %c1] : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>
+          %xh64 = func.call @widen(%xh) : (${ft}) -> f64
+          %xl64 = func.call @widen(%xl) : (${ft}) -> f64
+          %x = arith.addf %xh64, %xl64 : f64
+          %u = arith.mulf %x, %x : f64
+          return %x, %u : f64, f64
+        }
+
+        // The pair's x, u and seed y_0 = a_{m+1} P_mm = sqrt(2m + 3) P_mm (every seed of these
+        // plans is live: its level is 0).
+        func.func private @init(%xtab: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>,
+            %seedtab: memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>, %m: index, %p: index,
+            %npairs: index, %am: f64) -> (f64, f64, f64) {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %x, %u = func.call @node64(%xtab, %p) : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> (f64, f64)
+          %mrow = arith.muli %m, %npairs : index
+          %srow = arith.addi %mrow, %p : index
+          %ys = memref.load %seedtab[%srow, %c0] : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+          %kf = memref.load %seedtab[%srow, %c1] : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+          %y, %k = func.call @seed64(%ys, %kf) : (${ft}, ${ft}) -> (f64, i64)
+          %ya = arith.mulf %y, %am : f64
+          return %x, %u, %ya : f64, f64, f64
+        }
+
+        // Row %r (< ${rows}) of the span's staged chain: step k = %base + %r of order m, (alpha_k,
+        // beta_k) in ab_s and (e1_k, e2_{k-1}) in ee_s; zeros past the last step.
+        func.func private @stage_chain(%chain: memref<?x5xf64, #hal.descriptor_type<storage_buffer>>,
+            %ab_s: memref<${rows}x2xf64, #gpu.address_space<workgroup>>,
+            %ee_s: memref<${rows}x2xf64, #gpu.address_space<workgroup>>,
+            %r: index, %base: index, %nsteps: index, %row0: index) {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %c2 = arith.constant 2 : index
+          %c3 = arith.constant 3 : index
+          %zero = arith.constant 0.0 : f64
+          %k = arith.addi %base, %r : index
+          %in = arith.cmpi ult, %k, %nsteps : index
+          %row1 = arith.addi %row0, %k : index
+          %row = arith.select %in, %row1, %row0 : index
+          %kp = arith.cmpi ugt, %k, %c0 : index
+          %inp = arith.andi %in, %kp : i1
+          %rowp0 = arith.subi %row, %c1 : index
+          %rowp = arith.select %inp, %rowp0, %row : index
+          %al0 = memref.load %chain[%row, %c0] : memref<?x5xf64, #hal.descriptor_type<storage_buffer>>
+          %be0 = memref.load %chain[%row, %c1] : memref<?x5xf64, #hal.descriptor_type<storage_buffer>>
+          %e10 = memref.load %chain[%row, %c2] : memref<?x5xf64, #hal.descriptor_type<storage_buffer>>
+          %e2p0 = memref.load %chain[%rowp, %c3] : memref<?x5xf64, #hal.descriptor_type<storage_buffer>>
+          %al = arith.select %in, %al0, %zero : f64
+          %be = arith.select %in, %be0, %zero : f64
+          %e1 = arith.select %in, %e10, %zero : f64
+          %e2p = arith.select %inp, %e2p0, %zero : f64
+          %ab = vector.from_elements %al, %be : vector<2xf64>
+          %ee = vector.from_elements %e1, %e2p : vector<2xf64>
+          vector.store %ab, %ab_s[%r, %c0] : memref<${rows}x2xf64, #gpu.address_space<workgroup>>, vector<2xf64>
+          vector.store %ee, %ee_s[%r, %c0] : memref<${rows}x2xf64, #gpu.address_space<workgroup>>, vector<2xf64>
+          return
         }
 // part: synth_grid
         // The (pair block, order) of workgroup (%hx, %hy). The grid lists the orders heaviest
