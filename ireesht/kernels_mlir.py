@@ -529,8 +529,8 @@ def _mma_kstep(x: str, frags: str, bo: str, acc: str, out: str, z: dict) -> str:
               f"{v}o = arith.addi {bo}, {v}c : index",
               f"{v} = vector.load %c_s[{v}o] : {cs}, vector<4xf32>"]
         k += [f"{v}_{e} = vector.extract {v}[{e}] : f32 from vector<4xf32>" for e in range(4)]
-        k += [f"{n}bh = vector.from_elements {v}_0, {v}_2 : vector<2x1xf32>",
-              f"{n}bl = vector.from_elements {v}_1, {v}_3 : vector<2x1xf32>",
+        k += [f"{n}bh = vector.from_elements {v}_0, {v}_1 : vector<2x1xf32>",
+              f"{n}bl = vector.from_elements {v}_2, {v}_3 : vector<2x1xf32>",
               f"{n}f = vector.extract_strided_slice {cur} offsets = [{o}], sizes = [4], "
               f"strides = [1] : {vec} to vector<4xf32>",
               f"{n}d0 = vector.shape_cast {n}f : vector<4xf32> to vector<2x2xf32>",

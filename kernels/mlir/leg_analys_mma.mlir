@@ -98,21 +98,6 @@ ${legendre_core}
           return %eh, %el, %oh, %ol : vector<4x1xf32>, vector<4x1xf32>, vector<4x1xf32>, vector<4x1xf32>
         }
 
-        // Four floats as tf32 hi and the rest (as float32: the tensor core drops its last bits).
-        func.func private @split4(%a: f32, %b: f32, %c: f32, %d: f32) -> (vector<4x1xf32>, vector<4x1xf32>) {
-          %ah = func.call @tf32(%a) : (f32) -> f32
-          %bh = func.call @tf32(%b) : (f32) -> f32
-          %ch = func.call @tf32(%c) : (f32) -> f32
-          %dh = func.call @tf32(%d) : (f32) -> f32
-          %al = arith.subf %a, %ah : f32
-          %bl = arith.subf %b, %bh : f32
-          %cl = arith.subf %c, %ch : f32
-          %dl = arith.subf %d, %dh : f32
-          %hi = vector.from_elements %ah, %bh, %ch, %dh : vector<4x1xf32>
-          %lo = vector.from_elements %al, %bl, %cl, %dl : vector<4x1xf32>
-          return %hi, %lo : vector<4x1xf32>, vector<4x1xf32>
-        }
-
         // ${win} steps of the lane's chain from row %j0 of the staged rows: the even value
         // e1_k y_k + e2_{k-1} y_{k-1} at %so + 36 j of the warp's rows, y_k ${par_rows} floats
         // on, each rounded to float32; y_{k+1} = (alpha_k u + beta_k) y_k + y_{k-1}. Returns
@@ -188,10 +173,9 @@ ${warp_sum}
           %in0 = arith.andi %ink, %ind : i1
           %in = arith.andi %in0, %inb : i1
           scf.if %in {
-            %c4i = arith.constant 4 : index
             %odd = arith.cmpi eq, %par, %c1 : index
             %row = arith.addi %row0, %k : index
-            %g = memref.load %chain[%row, %c4i] : memref<?x5xf64, #hal.descriptor_type<storage_buffer>>
+            %g = memref.load %chain[%row, %c4] : memref<?x5xf64, #hal.descriptor_type<storage_buffer>>
             %sum64 = arith.extf %sum : f32 to f64
             %go = arith.mulf %g, %sum64 : f64
             %val = arith.select %odd, %go, %sum64 : f64

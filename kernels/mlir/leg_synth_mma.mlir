@@ -36,9 +36,12 @@ ${legendre_core}
 
         // Row %r (< ${span}) of the span's staged coefficients, fields %b0 + %f0 .. + ${part} - 1
         // of the workgroup's: column 2 f + c of field f (c: re, im) holds Q_{m+2k}, column
-        // 2 ${nf} + 2 f + c g_k Q_{m+2k+1}, each Q past lmax zero, as (hi, lo) tf32 at %r of the
-        // column's row (in float32: the split keeps about 22 bits); zeros past the last step.
-        // The loads come first, unrolled.
+        // 2 ${nf} + 2 f + c g_k Q_{m+2k+1}, each Q past lmax zero, as tf32 hi and lo (in
+        // float32: the split keeps about 22 bits); zeros past the last step. Steps 2u and 2u +
+        // 1 take floats 4u .. 4u + 3 of the column's row as (hi 2u, hi 2u + 1, lo 2u, lo 2u +
+        // 1): a lane's B fragments hi and lo, one 16-byte load, come as the register pairs
+        // the products take (with (hi, lo) per step, 90 of the 356 instructions of the loop
+        // of 16 steps were register moves). The loads come first, unrolled.
         func.func private @stage_coef(%chain: memref<?x5xf64, #hal.descriptor_type<storage_buffer>>,
             %q: memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
             %c_s: memref<${c_size}xf32, #gpu.address_space<workgroup>>,
@@ -72,23 +75,28 @@ ${legendre_core}
           %fe = arith.select %va, %fone, %fz : f32
           %fo = arith.select %vc, %ge0, %fz : f32
           %blast = arith.subi %nfields, %c1 : index
+          // hi at 2r - r % 2, lo two floats on
           %r2 = arith.muli %r, %c2 : index
+          %rodd = arith.remui %r, %c2 : index
+          %rh = arith.subi %r2, %rodd : index
           %bf = arith.addi %b0, %f0 : index
           %fc = arith.muli %f0, %c2 : index
           %fco = arith.muli %fc, %ccs : index
-          %ro = arith.addi %fco, %r2 : index
+          %ro = arith.addi %fco, %rh : index
 ${stage_fields}
           return
         }
 
-        // Q's (hi, lo) as tf32 at %o of c_s.
+        // Q's tf32 hi at %o of c_s, its lo at %o + 2.
         func.func private @put_coef(%c_s: memref<${c_size}xf32, #gpu.address_space<workgroup>>,
             %o: index, %v: f32) {
+          %c2 = arith.constant 2 : index
           %hi = func.call @tf32(%v) : (f32) -> f32
           %lo0 = arith.subf %v, %hi : f32
           %lo = func.call @tf32(%lo0) : (f32) -> f32
-          %hl = vector.from_elements %hi, %lo : vector<2xf32>
-          vector.store %hl, %c_s[%o] : memref<${c_size}xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+          %o2 = arith.addi %o, %c2 : index
+          memref.store %hi, %c_s[%o] : memref<${c_size}xf32, #gpu.address_space<workgroup>>
+          memref.store %lo, %c_s[%o2] : memref<${c_size}xf32, #gpu.address_space<workgroup>>
           return
         }
 
@@ -136,8 +144,7 @@ ${stage_fields}
         }
 
         // The A fragments (hi, lo) of values v0 (slot t: pairs g, g + 8) and v1 (slot t + 4):
-        // each rounded to float32, split into tf32 hi and the rest (as float32: the tensor
-        // core drops its last bits).
+        // each rounded to float32, then @split4.
         func.func private @fragments(%v0: vector<2xf64>, %v1: vector<2xf64>) -> (vector<4x1xf32>, vector<4x1xf32>) {
           %f0 = arith.truncf %v0 : vector<2xf64> to vector<2xf32>
           %f1 = arith.truncf %v1 : vector<2xf64> to vector<2xf32>
@@ -145,16 +152,7 @@ ${stage_fields}
           %b = vector.extract %f0[1] : f32 from vector<2xf32>
           %c = vector.extract %f1[0] : f32 from vector<2xf32>
           %d = vector.extract %f1[1] : f32 from vector<2xf32>
-          %ah = func.call @tf32(%a) : (f32) -> f32
-          %bh = func.call @tf32(%b) : (f32) -> f32
-          %ch = func.call @tf32(%c) : (f32) -> f32
-          %dh = func.call @tf32(%d) : (f32) -> f32
-          %al = arith.subf %a, %ah : f32
-          %bl = arith.subf %b, %bh : f32
-          %cl = arith.subf %c, %ch : f32
-          %dl = arith.subf %d, %dh : f32
-          %hi = vector.from_elements %ah, %bh, %ch, %dh : vector<4x1xf32>
-          %lo = vector.from_elements %al, %bl, %cl, %dl : vector<4x1xf32>
+          %hi, %lo = func.call @split4(%a, %b, %c, %d) : (f32, f32, f32, f32) -> (vector<4x1xf32>, vector<4x1xf32>)
           return %hi, %lo : vector<4x1xf32>, vector<4x1xf32>
         }
 

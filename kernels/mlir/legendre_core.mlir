@@ -1,12 +1,13 @@
         // Pieces of the Legendre stages shared by leg_synth.mlir, leg_analys.mlir,
         // leg_synth_ishioka.mlir and leg_analys_ishioka.mlir (part ishioka: the float64
-        // kernels' conversions and chain rows; part mma: the tf32 rounding, the seeds and the
-        // staged chain rows of leg_synth_mma.mlir and leg_analys_mma.mlir), cut at the `// part:` lines by ireesht/kernels_mlir.py and
-        // pasted into each as the placeholder legendre_core (the WGSL twin is
-        // kernels/wgsl/legendre_core.wgsli). Tables and the schemes: ireesht/legendre.py,
-        // ireesht/ishioka.py. A thread runs ${kp} latitude pairs: the recurrence state is
-        // vector<${kp}x${ft}> (parts scaling and recurrence; the others take ${ft} for the
-        // plan's data type). IREE inlines these functions into @main.
+        // kernels' conversions and chain rows; part mma: the tf32 split, the seeds and the
+        // staged chain rows of leg_synth_mma.mlir and leg_analys_mma.mlir), cut at the
+        // `// part:` lines by ireesht/kernels_mlir.py and pasted into each as the
+        // placeholder legendre_core (the WGSL twin is kernels/wgsl/legendre_core.wgsli).
+        // Tables and the schemes: ireesht/legendre.py, ireesht/ishioka.py. A thread runs
+        // ${kp} latitude pairs: the recurrence state is vector<${kp}x${ft}> (parts scaling
+        // and recurrence; the others take ${ft} for the plan's data type). IREE inlines these
+        // functions into @main.
 // part: polar
         // The number of latitude pairs next to the pole that order %m skips (polar[m]:
         // their P_lm stay far below the counting threshold for every l, ireesht/legendre.py
@@ -435,6 +436,21 @@ ${seed64}
           vector.store %ab, %ab_s[%r, %c0] : memref<${rows}x2xf64, #gpu.address_space<workgroup>>, vector<2xf64>
           vector.store %ee, %ee_s[%r, %c0] : memref<${rows}x2xf64, #gpu.address_space<workgroup>>, vector<2xf64>
           return
+        }
+
+        // Four floats as tf32 hi and the rest (as float32: the tensor core drops its last bits).
+        func.func private @split4(%a: f32, %b: f32, %c: f32, %d: f32) -> (vector<4x1xf32>, vector<4x1xf32>) {
+          %ah = func.call @tf32(%a) : (f32) -> f32
+          %bh = func.call @tf32(%b) : (f32) -> f32
+          %ch = func.call @tf32(%c) : (f32) -> f32
+          %dh = func.call @tf32(%d) : (f32) -> f32
+          %al = arith.subf %a, %ah : f32
+          %bl = arith.subf %b, %bh : f32
+          %cl = arith.subf %c, %ch : f32
+          %dl = arith.subf %d, %dh : f32
+          %hi = vector.from_elements %ah, %bh, %ch, %dh : vector<4x1xf32>
+          %lo = vector.from_elements %al, %bl, %cl, %dl : vector<4x1xf32>
+          return %hi, %lo : vector<4x1xf32>, vector<4x1xf32>
         }
 // part: synth_grid
         // The (pair block, order) of workgroup (%hx, %hy). The grid lists the orders heaviest
