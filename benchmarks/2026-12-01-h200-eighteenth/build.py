@@ -9,6 +9,7 @@ plans = {
     "l1023_b3": dict(lmax=1023), "l767_b16": dict(lmax=767), "l511_b16": dict(lmax=511),
     "l600_b16_m500_odd": dict(lmax=600, mmax=500, nlat=601, nphi=1200),
     "l255_b16": dict(lmax=255), "l1023_b1": dict(lmax=1023),
+    "l720_b16_weather": dict(lmax=720, mmax=719, nlat=721, nphi=1440, grid="equiangular"),
 }
 kw_tag = {"base": dict(fields_per_thread=4),
           "mma": dict(fields_per_thread=4, recurrence="ishioka")}[tag]
