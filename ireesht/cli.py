@@ -185,8 +185,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="fields that share one Legendre recurrence on the GPU targets (4: "
                         "batches)")
     b.add_argument("--recurrence", default="auto", choices=("auto", *RECURRENCES),
-                   help="the Legendre synthesis's recurrence on the GPU targets that run it "
-                        "(auto: ishioka on CUDA for single fields, standard elsewhere)")
+                   help="the Legendre recurrence on the GPU targets that run it (auto: ishioka "
+                        "on CUDA for single fields, standard elsewhere; ishioka with "
+                        "--fields-per-thread 4 on CUDA: the Legendre stages on tensor cores, "
+                        "for batches of 8 fields and more at lmax 511-1023)")
     b.add_argument("--cpu-baselines", default="x86-64-v3,aarch64",
                    help="CPU modules to build (comma-separated): " + ",".join(CPU_BASELINES))
     b.add_argument("--out", required=True)
