@@ -69,20 +69,27 @@ def device_inputs(mod, batch: int, rng: np.random.Generator | None = None) -> De
 
 def bench_plan(lmax: int, target: str, batch: int, repeat: int, grid: str = "gauss",
                dtype: str = "float32", *, mmax: int | None = None, nlat: int | None = None,
-               nphi: int | None = None) -> dict:
+               nphi: int | None = None, fields_per_thread: int | None = None,
+               recurrence: str = "auto") -> dict:
     """Time one plan on one target: synth / analys on device-resident arrays written into
     kept buffers (results stay on the device; each call waits for its result, or calls
-    enqueued back to back, ``pipelined_ms``), and with numpy in and out. Returns the
-    medians in ms with the device, kernel family and grid (``nlat x nphi``)."""
+    enqueued back to back, ``pipelined_ms``), and with numpy in and out. ``fields_per_thread``
+    (None: 4 from 8 fields per call, else 1) and ``recurrence`` go to ``ireesht.compile``.
+    Returns the medians in ms with the device, kernel family (", tensor cores" where those
+    run) and grid (``nlat x nphi``)."""
     import ireesht
 
+    if fields_per_thread is None:
+        fields_per_thread = 4 if batch >= 8 else 1
     mod = ireesht.compile(lmax, mmax, nlat, nphi, grid=grid, target=target, dtype=dtype,
-                          fields_per_thread=4 if batch >= 8 else 1)
+                          fields_per_thread=fields_per_thread, recurrence=recurrence)
     q, _, q_dev, f_out, q_out = device_inputs(mod, batch)
     f_dev = mod.synth(q_dev, out=f_out)
     f = mod.to_numpy(f_dev)
+    tensor = "tensor cores" in mod.info["variants"].values()
     r = dict(
-        kernels=mod.info["kernels"], device=mod.info["device"],
+        kernels=mod.info["kernels"] + (", tensor cores" if tensor else ""),
+        device=mod.info["device"],
         grid=f"{mod.plan.nlat} x {mod.plan.nphi}",
         synth_ms=median_ms(lambda: mod.synth(q_dev, out=f_out), repeat),
         analys_ms=median_ms(lambda: mod.analys(f_dev, out=q_out), repeat),

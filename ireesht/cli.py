@@ -132,7 +132,8 @@ def bench(ns: argparse.Namespace) -> int:
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for target in _split(ns.targets):
         for lmax in ns.lmax:
-            r = bench_plan(lmax, target, ns.batch, ns.repeat, ns.grid, ns.dtype, **_sizes(ns))
+            r = bench_plan(lmax, target, ns.batch, ns.repeat, ns.grid, ns.dtype, **_sizes(ns),
+                           fields_per_thread=ns.fields_per_thread, recurrence=ns.recurrence)
             print(f"| {target} | {r['kernels']} | {r['device']} | {ns.dtype} | {lmax} "
                   f"| {ns.grid} {r['grid']} | {ns.batch} "
                   f"| {r['synth_ms']:.3f} | {r['analys_ms']:.3f} "
@@ -214,6 +215,11 @@ def main(argv: list[str] | None = None) -> int:
     n.add_argument("--repeat", type=int, default=20)
     n.add_argument("--grid", default="gauss", choices=GRIDS)
     n.add_argument("--dtype", default="float32", choices=DTYPES)
+    n.add_argument("--fields-per-thread", type=int, choices=FIELDS_PER_THREAD,
+                   help="fields that share one Legendre recurrence on the GPU targets "
+                        "(default: 4 from 8 fields per call, else 1)")
+    n.add_argument("--recurrence", default="auto", choices=("auto", *RECURRENCES),
+                   help="as for build")
     _size_args(n)
     n.set_defaults(run=bench)
     ns = ap.parse_args(argv)

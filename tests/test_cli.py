@@ -70,6 +70,26 @@ def test_bench_prints_a_table(vulkan, capsys):
     assert len(times) == 6 and all(0 < t < 10_000 for t in times)
 
 
+def test_bench_takes_the_batch_plan(vulkan, monkeypatch, capsys):
+    # --fields-per-thread and --recurrence reach compile (by default 4 from 8 fields, and
+    # the default recurrence)
+    calls = []
+    compile_ = ireesht.compile
+
+    def spy(*args, **kw):
+        calls.append((kw["fields_per_thread"], kw["recurrence"]))
+        return compile_(*args, **kw)
+
+    monkeypatch.setattr(ireesht, "compile", spy)
+    common = ["--lmax", "7", "--targets", "vulkan", "--repeat", "2"]
+    assert main(["bench", *common, "--batch", "3", "--fields-per-thread", "2",
+                 "--recurrence", "ishioka"]) == 0
+    assert main(["bench", *common, "--batch", "8"]) == 0
+    assert calls == [(2, "ishioka"), (4, "auto")]
+    rows = [r for r in capsys.readouterr().out.splitlines() if r.startswith("| vulkan")]
+    assert [r.split("|")[2].strip() for r in rows] == ["mlir", "mlir"]  # no tensor cores
+
+
 def test_check_compares_every_path_and_passes_here(vulkan, capsys):
     rows = ireesht.check(lmax=31, batch=2)
     assert [(r["target"], r["family"], r["variant"]) for r in rows] == [
