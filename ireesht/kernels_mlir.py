@@ -506,9 +506,21 @@ def _mma_stage_fields(z: dict, ft: str) -> str:
     return "\n".join(lines)
 
 
+def _tf32x3(n: str, a: tuple[str, str], b: tuple[str, str], acc: str, out: str) -> list[str]:
+    """The three tf32 products of 3xTF32 (``nvgpu.mma.sync`` m16n8k8), A fragments ``a`` and
+    B fragments ``b`` as (hi, lo): lo hi, hi lo, then hi hi (the small terms first) added to
+    ``acc``, into ``out`` (intermediates prefixed ``n``). Inline in @main: IREE 3.13 fails to
+    reconcile the workgroup size of a called function that holds nvgpu.mma.sync."""
+    mma = ("nvgpu.mma.sync({}, {}, {}) mmaShape = [16, 8, 8] tf32Enabled "
+           ": (vector<4x1xf32>, vector<2x1xf32>, vector<2x2xf32>) -> vector<2x2xf32>")
+    (ah, al), (bh, bl) = a, b
+    return [f"{n}d1 = " + mma.format(al, bh, acc),
+            f"{n}d2 = " + mma.format(ah, bl, f"{n}d1"),
+            f"{out} = " + mma.format(ah, bh, f"{n}d2")]
+
+
 def _mma_kstep(x: str, frags: str, bo: str, acc: str, out: str, z: dict) -> str:
-    """One k of leg_synth_mma.mlir's products (inline in @main: IREE 3.13 fails to reconcile
-    the workgroup size of a called function that holds nvgpu.mma.sync), its values prefixed
+    """One k of leg_synth_mma.mlir's products (inline in @main, ``_tf32x3``), its values prefixed
     ``x``: tile (par, j) (the warp's 16 pairs, even or odd, columns 8 j .. 8 j + 7 of that
     parity; at 4 (par nt + j) of ``acc``: c0 .. c3 of its fragment) takes the A fragments
     ``frags``#2 .. #5 (even hi, lo, odd hi, lo) and its B fragment at ``bo`` of its column
@@ -517,8 +529,6 @@ def _mma_kstep(x: str, frags: str, bo: str, acc: str, out: str, z: dict) -> str:
     cs = f"memref<{z['c_size']}xf32, #gpu.address_space<workgroup>>"
     nt, nacc, k = z["nt"], z["nacc"], []
     vec = f"vector<{nacc}xf32>"
-    mma = ("nvgpu.mma.sync({a}, {b}, {c}) mmaShape = [16, 8, 8] tf32Enabled "
-           ": (vector<4x1xf32>, vector<2x1xf32>, vector<2x2xf32>) -> vector<2x2xf32>")
     cur, tiles = acc, [(par, j) for par in range(2) for j in range(nt)]
     for i, (par, j) in enumerate(tiles):
         v, n = f"%{x}vb{par}{j}", f"%{x}t{par}{j}"
@@ -534,9 +544,7 @@ def _mma_kstep(x: str, frags: str, bo: str, acc: str, out: str, z: dict) -> str:
               f"{n}f = vector.extract_strided_slice {cur} offsets = [{o}], sizes = [4], "
               f"strides = [1] : {vec} to vector<4xf32>",
               f"{n}d0 = vector.shape_cast {n}f : vector<4xf32> to vector<2x2xf32>",
-              f"{n}d1 = " + mma.format(a=al, b=f"{n}bh", c=f"{n}d0"),
-              f"{n}d2 = " + mma.format(a=ah, b=f"{n}bl", c=f"{n}d1"),
-              f"{n}d3 = " + mma.format(a=ah, b=f"{n}bh", c=f"{n}d2"),
+              *_tf32x3(n, (ah, al), (f"{n}bh", f"{n}bl"), f"{n}d0", f"{n}d3"),
               f"{n}e = vector.shape_cast {n}d3 : vector<2x2xf32> to vector<4xf32>",
               f"{res} = vector.insert_strided_slice {n}e, {cur} offsets = [{o}], "
               f"strides = [1] : vector<4xf32> into {vec}"]
@@ -613,13 +621,10 @@ def _mma_analys_frags(ft: str) -> str:
 
 
 def _mma_analys_products(z: dict) -> dict[str, str]:
-    """leg_analys_mma.mlir's ``ksteps`` (a window's products, inline in @main as in
-    ``_mma_kstep``: per k, parity and tile h of 8 steps, the B fragment from the warp's rows
-    and three tf32 products into %c<e|o><h>) and ``cstore`` (each tile's rows g and g + 8 to
-    the warp's sums from %cb)."""
+    """leg_analys_mma.mlir's ``ksteps`` (a window's products: per k, parity and tile h of 8
+    steps, the B fragment from the warp's rows and ``_tf32x3`` into %c<e|o><h>) and
+    ``cstore`` (each tile's rows g and g + 8 to the warp's sums from %cb)."""
     pad = " " * 14
-    mma = ("nvgpu.mma.sync({a}, {b}, {c}) mmaShape = [16, 8, 8] tf32Enabled "
-           ": (vector<4x1xf32>, vector<2x1xf32>, vector<2x2xf32>) -> vector<2x2xf32>")
     ps = f"memref<{z['p_size']}xf32, #gpu.address_space<workgroup>>"
     rs = f"memref<{z['r_size']}xf32, #gpu.address_space<workgroup>>"
     frags = "(vector<2x1xf32>, vector<2x1xf32>)"
@@ -630,13 +635,11 @@ def _mma_analys_products(z: dict) -> dict[str, str]:
             par, name, h = tile
             n = f"%k{j}{name}{h}"
             res = f"%c{name}{h}" if j == 3 else f"{n}d3"
-            hi, lo = f"%gf{j}#{2 * par}", f"%gf{j}#{2 * par + 1}"
-            k += [f"{n}c = arith.constant {z['par_rows'] * par + 288 * h + 8 * j} : index",
+            a = (f"%gf{j}#{2 * par}", f"%gf{j}#{2 * par + 1}")
+            k += [f"{n}c = arith.constant {z['par_rows'] * par + 36 * 8 * h + 8 * j} : index",
                   f"{n}o = arith.addi %lo, {n}c : index",
                   f"{n}b:2 = func.call @bfrag(%p_s, {n}o) : ({ps}, index) -> {frags}",
-                  f"{n}d1 = " + mma.format(a=lo, b=f"{n}b#0", c=acc[tile]),
-                  f"{n}d2 = " + mma.format(a=hi, b=f"{n}b#1", c=f"{n}d1"),
-                  f"{res} = " + mma.format(a=hi, b=f"{n}b#0", c=f"{n}d2")]
+                  *_tf32x3(n, a, (f"{n}b#0", f"{n}b#1"), acc[tile], res)]
             acc[tile] = res
     store = []
     for par, name, h in tiles:

@@ -35,7 +35,9 @@ ${legendre_core}
 
         // G_e and G_o of pair %p and column c of field %bf: w (F_n + F_s) and w x (F_n - F_s),
         // in float64 and rounded once (zeros past the last pair or field; a row is its own
-        // mirror at the equator of an odd grid).
+        // mirror at the equator of an odd grid). leg_analys_ishioka.mlir's @fold makes both
+        // parts of one field; built on it (and on a shared one-part form), this kernel spilled
+        // at its 128 registers.
         func.func private @fold(%F: memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
             %wtab: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
             %xtab: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, %p: index,
