@@ -264,40 +264,81 @@ def _contribute(kp: int, nf: int, ft: str, part: int, lane_group: int, stride: i
 
 
 def fft_pass_calls(ft: str, mixed: bool) -> dict[str, str]:
-    """``radix{2,3,4,5,8}_calls`` of fft_core.mlir: a pass unrolled over a thread's butterflies
-    tid + 128 q (q < 8 for radix 2, 6 for radix 3, 4 for radix 4 and 5, 2 for radix 8), each
-    butterfly's outputs in named values, all stored after the barrier; and ``fft_mixed``.
-    Without ``mixed`` (``fourier.fft_mixed``) the radix-3 and radix-5 passes are left empty
-    and the kernels take the FFT for powers of two only."""
+    """The unrolled passes of fft_core.mlir: ``radix{8,3,5}_calls`` (a pass over a thread's
+    butterflies tid + 128 q, q < 2 for radix 8, 6 for radix 3, 4 for radix 5, each
+    butterfly's outputs in named values, all stored after the barrier), ``radix{2,4,8}_first``
+    and ``odd_first`` (the first pass, p = 1, of each radix: its inputs come from the stage's
+    ``@src``, not from workgroup memory, so its outputs are stored at once; q < 8 for radix
+    2, 4 for radix 4), and ``fft_mixed``. Without ``mixed`` (``fourier.fft_mixed``) the
+    radix-3 and radix-5 passes are left out and the kernels take the FFT for powers of two
+    only."""
     sm = f"memref<4096x{ft}, #gpu.address_space<workgroup>>"
     tw = f"memref<?x{ft}, #hal.descriptor_type<storage_buffer>>"
-    pad = " " * 12
-    # per radix: butterflies per thread, their count's name, and the operands after %in of
-    # @radixR and of @putR (with their types); radix 4 and 8 take p - 1, radix 3 and 5 p
-    passes = {2: (8, "%nb2", ("%sm, %i{q}, %nb2, %half", f"i1, {sm}, index, index, index"),
-                  ("%sm, %i{q}, %half", f"i1, {sm}, index, index"))}
-    for radix, count in ((4, 4), (8, 2), (3, 6), (5, 4)):
-        ps = ["%pm1", "%p"] if radix in (4, 8) else ["%p"]
-        passes[radix] = (count, f"%nb{radix}",
-                         (f"%sm, %tw, %i{{q}}, %nb{radix}, %half, {ps[0]}, %p2, %tb",
-                          f"i1, {sm}, {tw}, index, index, index, index, index, index"),
-                         (", ".join(["%sm", "%i{q}", *ps, "%half"]),
-                          ", ".join(["i1", sm] + ["index"] * (len(ps) + 2))))
-    out = {}
-    for radix, (count, nb, (args, arg_types), (puts, put_types)) in passes.items():
+    src, src_types = "%fp, %srcm, %sbase, %n, %lim", f"i1, {tw}, index, index, index"
+    out_args, out_types = "%glob, %dst, %dbase", f"i1, {tw}, index"
+    counts = {2: 8, 4: 4, 8: 2, 3: 6, 5: 4}  # butterflies per thread
+    radix_ops, put_ops = {}, {}
+    for radix in counts:
+        ps = [] if radix == 2 else ["%pm1", "%p"] if radix in (4, 8) else ["%p"]
+        rot = "" if radix == 2 else f"{ps[0]}, %p2, %tb, "
+        radix_ops[radix] = (f"%sm, %tw, %i{{q}}, %nb{radix}, %half, {rot}{src}",
+                            ", ".join(["i1", sm, tw] + ["index"] * (3 if radix == 2 else 6))
+                            + f", {src_types}")
+        put_ops[radix] = (", ".join(["%sm", "%i{q}", *ps, "%half", out_args]),
+                          ", ".join(["i1", sm] + ["index"] * (len(ps) + 2)) + f", {out_types}")
+
+    def calls(radix: int, pad: str, first: bool) -> str:
+        (args, arg_types), (puts, put_types) = radix_ops[radix], put_ops[radix]
         outs = ", ".join([ft] * 2 * radix)
-        calls, stores = [], []
-        for q in range(count):
+        head, stores = [f"{pad}%fp = arith.constant {'true' if first else 'false'}"], []
+        for q in range(counts[radix]):
             ys = ", ".join(f"%y{q}#{t}" for t in range(2 * radix))
-            calls += [f"{pad}%o{q} = arith.constant {128 * q} : index",
-                      f"{pad}%i{q} = arith.addi %tid, %o{q} : index",
-                      f"{pad}%in{q} = arith.cmpi ult, %i{q}, {nb} : index",
-                      f"{pad}%y{q}:{2 * radix} = func.call @radix{radix}(%in{q}, "
-                      f"{args.format(q=q)}) : ({arg_types}) -> ({outs})"]
-            stores.append(f"{pad}func.call @put{radix}(%in{q}, {puts.format(q=q)}, {ys}) "
-                          f": ({put_types}, {outs}) -> ()")
-        out[f"radix{radix}_calls"] = ("\n".join(calls + [f"{pad}gpu.barrier"] + stores)
-                                      if mixed or radix in (2, 4, 8) else "")
+            head += [f"{pad}%o{q} = arith.constant {128 * q} : index",
+                     f"{pad}%i{q} = arith.addi %tid, %o{q} : index",
+                     f"{pad}%in{q} = arith.cmpi ult, %i{q}, %nb{radix} : index",
+                     f"{pad}%y{q}:{2 * radix} = func.call @radix{radix}(%in{q}, "
+                     f"{args.format(q=q)}) : ({arg_types}) -> ({outs})"]
+            put = (f"{pad}func.call @put{radix}(%in{q}, {puts.format(q=q)}, {ys}) "
+                   f": ({put_types}, {outs}) -> ()")
+            # a first pass reads no workgroup memory: each butterfly stores at once
+            (head if first else stores).append(put)
+        return "\n".join(head + ([] if first else [f"{pad}gpu.barrier"]) + stores)
+
+    def first_consts(pad: str) -> list[str]:
+        return [f"{pad}%pm1 = arith.constant 0 : index", f"{pad}%p = arith.constant 1 : index",
+                f"{pad}%p2 = arith.constant 2 : index", f"{pad}%tb = arith.addi %tb0, %c0 : index"]
+
+    out = {f"radix{r}_first": "\n".join(first_consts(" " * pad) + [calls(r, " " * pad, True)])
+           for r, pad in ((2, 12), (4, 14), (8, 16))}
+    out["radix8_calls"] = calls(8, " " * 12, False)
+    pad = " " * 16
+    if mixed:
+        branch = []
+        for r in (3, 5):
+            pd = pad + "  "
+            # the pass's block of rotations: (r - 1) rows of two floats at p = 1
+            branch.append("\n".join(
+                [f"{pd}%c{r}f = arith.constant {r} : index",
+                 f"{pd}%nb{r} = func.call @div32(%n, %c{r}f) : (index, index) -> index",
+                 f"{pd}%glob = arith.constant false", *first_consts(pd),
+                 calls(r, pd, True), f"{pd}gpu.barrier",
+                 f"{pd}%block = arith.constant {2 * (r - 1)} : index",
+                 f"{pd}%tbn = arith.addi %tb0, %block : index",
+                 f"{pd}scf.yield %c{r}f, %tbn : index, index"]))
+        out["odd_first"] = "\n".join([
+            f"{pad}// n odd: radix 3 when 3 divides it, else radix 5",
+            f"{pad}%c3o = arith.constant 3 : index",
+            f"{pad}%rem3 = func.call @mod32(%n, %c3o) : (index, index) -> index",
+            f"{pad}%first3 = arith.cmpi eq, %rem3, %c0 : index",
+            f"{pad}%po, %tbo = scf.if %first3 -> (index, index) {{", branch[0],
+            f"{pad}}} else {{", branch[1], f"{pad}}}",
+            f"{pad}scf.yield %po, %tbo : index, index"])
+        out["radix3_calls"] = calls(3, " " * 14, False)
+        out["radix5_calls"] = calls(5, " " * 14, False)
+    else:
+        # n is a power of two here (@fft_path): never taken
+        out["odd_first"] = f"{pad}scf.yield %c1, %tb0 : index, index"
+        out["radix3_calls"] = out["radix5_calls"] = ""
     out["fft_mixed"] = "true" if mixed else "false"
     return out
 

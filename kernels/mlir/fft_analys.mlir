@@ -9,8 +9,8 @@
 //  * FAST, NP even with 4 <= NP <= 4096 and NP/2 = 2^a 3^b 5^c (ireesht/fourier.py fft_path):
 //    the row packed as z_n = f_2n + i f_2n+1, transformed by an NP/2-point Stockham FFT in
 //    workgroup memory (one radix-2 or radix-4 pass where 3 does not divide a, radix-8
-//    passes, then radix 3 and radix 5), split into the spectrum of the real row. The WGSL
-//    kernel takes this path for powers of two only.
+//    passes, then radix 3 and radix 5; the first reads the row itself: @src), split into
+//    the spectrum of the real row. The WGSL kernel takes this path for powers of two only.
 //  * DIRECT, any other NP (NP > 2M): band-limited DFT of the mc outputs only, the row staged in
 //    workgroup memory, twiddle[(m j) mod NP] advanced incrementally; for small mc, S lanes per
 //    m split the sum over j and a tree reduction joins them.
@@ -30,6 +30,18 @@ hal.executable private @${exe} {
       hal.return %nl, %b, %c1 : index, index, index
     } <workgroup_size = [128 : index, 1 : index, 1 : index]>
     builtin.module {
+        // Input z_k = f_2k + i f_2k+1 of the FFT, from row %fb of f [.][NP] (scalar loads:
+        // vector<2> loads and stores of the row crash the pipeline creation of NVIDIA's Vulkan
+        // driver 580.159, H200, 2026-11-30). Called by fft_core's first pass.
+        func.func private @src(%f: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %fb: index, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %n: index, %lim: index, %k: index) -> (${ft}, ${ft}) {
+          %c1 = arith.constant 1 : index
+          %k2 = arith.addi %k, %k : index
+          %o = arith.addi %fb, %k2 : index
+          %o1 = arith.addi %o, %c1 : index
+          %re = memref.load %f[%o] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+          %im = memref.load %f[%o1] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+          return %re, %im : ${ft}, ${ft}
+        }
 ${fft_funcs}
       func.func @main() attributes {translation_info = #iree_codegen.translation_info<pipeline = ${pipeline} workgroup_size = [128, 1, 1]>} {
         %c0 = arith.constant 0 : index
@@ -72,19 +84,13 @@ ${fft_funcs}
         %Fb = arith.muli %rowmc, %c2 : index
         scf.if %fast {
           %n = arith.shrui %np, %c1 : index
-          // coalesced row read, de-interleaved into z_n = f_2n + i f_2n+1
-          // (scalar accesses: vector<2> loads and stores of the row crash the pipeline
-          // creation of NVIDIA's Vulkan driver 580.159, H200, 2026-11-30)
-          scf.for %t = %tid to %np step %wg {
-            %o = arith.addi %fb, %t : index
-            %v = memref.load %f[%o] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            %h = arith.shrui %t, %c1 : index
-            %odd1 = arith.andi %t, %c1 : index
-            %oh = arith.muli %odd1, %half : index
-            %s = arith.addi %h, %oh : index
-            memref.store %v, %sm[%s] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-          }
-          gpu.barrier
+          // the first pass reads @src (the row); the last leaves y in workgroup memory
+          %srcm = memref.cast %f : memref<?x${ft}, #hal.descriptor_type<storage_buffer>> to memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+          %sbase = arith.addi %fb, %c0 : index
+          %lim = arith.addi %n, %c0 : index
+          %out_global = arith.constant false
+          %dst = memref.cast %F : memref<?x${ft}, #hal.descriptor_type<storage_buffer>> to memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+          %dbase = arith.addi %c0, %c0 : index
 ${fft_core}
           // Split: E_m = (Z_m + conj Z_{n-m}) / 2 (even samples), O_m = (Z_m - conj Z_{n-m}) / 2i
           // (odd samples), F_m = E_m + exp(-2 pi i m / NP) O_m, for m < n (the contract's

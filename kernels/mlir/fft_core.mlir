@@ -107,11 +107,63 @@
           return %ar, %ai : ${ft}, ${ft}
         }
 
+        // Input %i of a butterfly: in the first pass (%first: p = 1, no rotation) the stage's
+        // own input z_i (its @src: the row read from memory, or the synthesis's folded
+        // spectrum), so that no pass of its own stages it in workgroup memory; else x[%i],
+        // rotated by %tw[%t] when %rot.
+        func.func private @get(%first: i1, %rot: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
+            %i: index, %half: index, %t: index, %srcm: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %sbase: index, %n: index, %lim: index) -> (${ft}, ${ft}) {
+          %v:2 = scf.if %first -> (${ft}, ${ft}) {
+            %a:2 = func.call @src(%srcm, %sbase, %tw, %n, %lim, %i)
+                : (memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+            scf.yield %a#0, %a#1 : ${ft}, ${ft}
+          } else {
+            %b:2 = scf.if %rot -> (${ft}, ${ft}) {
+              %r:2 = func.call @rotate(%sm, %tw, %i, %half, %t)
+                  : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+              scf.yield %r#0, %r#1 : ${ft}, ${ft}
+            } else {
+              %ih = arith.addi %i, %half : index
+              %xr = memref.load %sm[%i] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+              %xi = memref.load %sm[%ih] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+              scf.yield %xr, %xi : ${ft}, ${ft}
+            }
+            scf.yield %b#0, %b#1 : ${ft}, ${ft}
+          }
+          return %v#0, %v#1 : ${ft}, ${ft}
+        }
+
+        // Output y_j of a pass: to workgroup memory (re at j, im at %half + j), or, from the
+        // synthesis's last pass on rows of a power of two (%glob), straight to the row as its
+        // points f_2j, f_2j+1 at %dst[%dbase + 2 j] (the lanes' j are consecutive there: p =
+        // n / R, k = i). A put takes one branch per butterfly between the two (one per
+        // output: lmax 1023, 16 fields, 164 against 154 us on an H200).
+        func.func private @out(%glob: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %dst: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %dbase: index,
+            %j: index, %half: index, %re: ${ft}, %im: ${ft}) {
+          scf.if %glob {
+            %c1 = arith.constant 1 : index
+            %c2 = arith.constant 2 : index
+            %j2 = arith.muli %j, %c2 : index
+            %o = arith.addi %dbase, %j2 : index
+            %o1 = arith.addi %o, %c1 : index
+            memref.store %re, %dst[%o] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+            memref.store %im, %dst[%o1] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+          } else {
+            %jh = arith.addi %j, %half : index
+            memref.store %re, %sm[%j] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            memref.store %im, %sm[%jh] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+          }
+          return
+        }
+
         // Radix-4 butterfly %i (when %in) of a pass with sub-transform length p (%pm1 = p - 1,
         // %p2 = 2 p) whose rotations exp(2 pi i r k / (4 p)) start at %tw[%tb] (the pass's block
         // of ireesht/fourier.py): y_r = sum_s x[i + s n/4] exp(${sign}2 pi i r s / 4) rotated.
         func.func private @radix4(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
-            %i: index, %nb4: index, %half: index, %pm1: index, %p2: index, %tb: index) -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
+            %i: index, %nb4: index, %half: index, %pm1: index, %p2: index, %tb: index, %first: i1, %srcm: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %sbase: index, %n: index, %lim: index) -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
+          %c0 = arith.constant 0 : index
+          %true = arith.constant true
+          %false = arith.constant false
           %c1 = arith.constant 1 : index
           %c2 = arith.constant 2 : index
           %zero = arith.constant 0.0 : ${ft}
@@ -123,21 +175,20 @@
             %i1 = arith.addi %i, %nb4 : index
             %i2 = arith.addi %i, %nb4x2 : index
             %i3 = arith.addi %i, %nb4x3 : index
-            %ih = arith.addi %i, %half : index
-            %a0r = memref.load %sm[%i] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %a0i = memref.load %sm[%ih] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %a0r, %a0i = func.call @get(%first, %false, %sm, %tw, %i, %half, %c0, %srcm, %sbase, %n, %lim)
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %k2 = arith.muli %k, %c2 : index
             // a_r = b_r exp(s i theta_r): b_r = x[i + r n/4], exp(i theta_r) the block's entry
             // (r - 1) p + k
             %t1 = arith.addi %tb, %k2 : index
-            %a1r, %a1i = func.call @rotate(%sm, %tw, %i1, %half, %t1)
-                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+            %a1r, %a1i = func.call @get(%first, %true, %sm, %tw, %i1, %half, %t1, %srcm, %sbase, %n, %lim)
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %t2 = arith.addi %t1, %p2 : index
-            %a2r, %a2i = func.call @rotate(%sm, %tw, %i2, %half, %t2)
-                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+            %a2r, %a2i = func.call @get(%first, %true, %sm, %tw, %i2, %half, %t2, %srcm, %sbase, %n, %lim)
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %t3 = arith.addi %t2, %p2 : index
-            %a3r, %a3i = func.call @rotate(%sm, %tw, %i3, %half, %t3)
-                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+            %a3r, %a3i = func.call @get(%first, %true, %sm, %tw, %i3, %half, %t3, %srcm, %sbase, %n, %lim)
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %s02r = arith.addf %a0r, %a2r : ${ft}
             %s02i = arith.addf %a0i, %a2i : ${ft}
             %d02r = arith.subf %a0r, %a2r : ${ft}
@@ -163,29 +214,45 @@
         }
 
         // The outputs of @radix4's butterfly %i to y[(i - k) 4 + k + r p], k = i mod p.
-        func.func private @put4(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %i: index, %pm1: index, %p: index, %half: index,
+        func.func private @put4(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %i: index, %pm1: index, %p: index, %half: index, %glob: i1, %dst: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %dbase: index,
             %y0r: ${ft}, %y0i: ${ft}, %y1r: ${ft}, %y1i: ${ft}, %y2r: ${ft}, %y2i: ${ft}, %y3r: ${ft}, %y3i: ${ft}) {
           %c4 = arith.constant 4 : index
+          %gt = arith.constant true
+          %gf = arith.constant false
           scf.if %in {
-            %k = arith.andi %i, %pm1 : index
-            %ik = arith.subi %i, %k : index
-            %ik4 = arith.muli %ik, %c4 : index
-            %j0 = arith.addi %ik4, %k : index
-            %j1 = arith.addi %j0, %p : index
-            %j2 = arith.addi %j1, %p : index
-            %j3 = arith.addi %j2, %p : index
-            %j0h = arith.addi %j0, %half : index
-            %j1h = arith.addi %j1, %half : index
-            %j2h = arith.addi %j2, %half : index
-            %j3h = arith.addi %j3, %half : index
-            memref.store %y0r, %sm[%j0] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            memref.store %y0i, %sm[%j0h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            memref.store %y1r, %sm[%j1] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            memref.store %y1i, %sm[%j1h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            memref.store %y2r, %sm[%j2] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            memref.store %y2i, %sm[%j2h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            memref.store %y3r, %sm[%j3] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            memref.store %y3i, %sm[%j3h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            scf.if %glob {
+              %k = arith.andi %i, %pm1 : index
+              %ik = arith.subi %i, %k : index
+              %ik4 = arith.muli %ik, %c4 : index
+              %j0 = arith.addi %ik4, %k : index
+              %j1 = arith.addi %j0, %p : index
+              %j2 = arith.addi %j1, %p : index
+              %j3 = arith.addi %j2, %p : index
+              func.call @out(%gt, %sm, %dst, %dbase, %j0, %half, %y0r, %y0i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              func.call @out(%gt, %sm, %dst, %dbase, %j1, %half, %y1r, %y1i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              func.call @out(%gt, %sm, %dst, %dbase, %j2, %half, %y2r, %y2i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              func.call @out(%gt, %sm, %dst, %dbase, %j3, %half, %y3r, %y3i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+            } else {
+              %k = arith.andi %i, %pm1 : index
+              %ik = arith.subi %i, %k : index
+              %ik4 = arith.muli %ik, %c4 : index
+              %j0 = arith.addi %ik4, %k : index
+              %j1 = arith.addi %j0, %p : index
+              %j2 = arith.addi %j1, %p : index
+              %j3 = arith.addi %j2, %p : index
+              func.call @out(%gf, %sm, %dst, %dbase, %j0, %half, %y0r, %y0i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              func.call @out(%gf, %sm, %dst, %dbase, %j1, %half, %y1r, %y1i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              func.call @out(%gf, %sm, %dst, %dbase, %j2, %half, %y2r, %y2i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              func.call @out(%gf, %sm, %dst, %dbase, %j3, %half, %y3r, %y3i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+            }
           }
           return
         }
@@ -196,46 +263,48 @@
         // radix-4 DFTs: of b_t = a_t + a_(t+4) (the even y) and of c_t = (a_t - a_(t+4))
         // exp(${sign}i pi t / 4) (the odd y), a_t the rotated inputs.
         func.func private @radix8(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
-            %i: index, %nb8: index, %half: index, %pm1: index, %p2: index, %tb: index) -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
+            %i: index, %nb8: index, %half: index, %pm1: index, %p2: index, %tb: index, %first: i1, %srcm: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %sbase: index, %n: index, %lim: index) -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
+          %c0 = arith.constant 0 : index
+          %true = arith.constant true
+          %false = arith.constant false
           %c2 = arith.constant 2 : index
           %zero = arith.constant 0.0 : ${ft}
           %r2 = arith.constant 0.70710678118654752440 : ${ft}  // 1 / sqrt(2)
           %nr2 = arith.constant -0.70710678118654752440 : ${ft}
           %y:16 = scf.if %in -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
             %k = arith.andi %i, %pm1 : index
-            %ih = arith.addi %i, %half : index
-            %a0r = memref.load %sm[%i] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %a0i = memref.load %sm[%ih] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %a0r, %a0i = func.call @get(%first, %false, %sm, %tw, %i, %half, %c0, %srcm, %sbase, %n, %lim)
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %k2 = arith.muli %k, %c2 : index
             // a_t = x[i + t n/8] exp(s i theta_t), exp(i theta_t) the block's entry (t - 1) p + k
             %i1 = arith.addi %i, %nb8 : index
             %t1 = arith.addi %tb, %k2 : index
-            %a1r, %a1i = func.call @rotate(%sm, %tw, %i1, %half, %t1)
-                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+            %a1r, %a1i = func.call @get(%first, %true, %sm, %tw, %i1, %half, %t1, %srcm, %sbase, %n, %lim)
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %i2 = arith.addi %i1, %nb8 : index
             %t2 = arith.addi %t1, %p2 : index
-            %a2r, %a2i = func.call @rotate(%sm, %tw, %i2, %half, %t2)
-                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+            %a2r, %a2i = func.call @get(%first, %true, %sm, %tw, %i2, %half, %t2, %srcm, %sbase, %n, %lim)
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %i3 = arith.addi %i2, %nb8 : index
             %t3 = arith.addi %t2, %p2 : index
-            %a3r, %a3i = func.call @rotate(%sm, %tw, %i3, %half, %t3)
-                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+            %a3r, %a3i = func.call @get(%first, %true, %sm, %tw, %i3, %half, %t3, %srcm, %sbase, %n, %lim)
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %i4 = arith.addi %i3, %nb8 : index
             %t4 = arith.addi %t3, %p2 : index
-            %a4r, %a4i = func.call @rotate(%sm, %tw, %i4, %half, %t4)
-                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+            %a4r, %a4i = func.call @get(%first, %true, %sm, %tw, %i4, %half, %t4, %srcm, %sbase, %n, %lim)
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %i5 = arith.addi %i4, %nb8 : index
             %t5 = arith.addi %t4, %p2 : index
-            %a5r, %a5i = func.call @rotate(%sm, %tw, %i5, %half, %t5)
-                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+            %a5r, %a5i = func.call @get(%first, %true, %sm, %tw, %i5, %half, %t5, %srcm, %sbase, %n, %lim)
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %i6 = arith.addi %i5, %nb8 : index
             %t6 = arith.addi %t5, %p2 : index
-            %a6r, %a6i = func.call @rotate(%sm, %tw, %i6, %half, %t6)
-                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+            %a6r, %a6i = func.call @get(%first, %true, %sm, %tw, %i6, %half, %t6, %srcm, %sbase, %n, %lim)
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %i7 = arith.addi %i6, %nb8 : index
             %t7 = arith.addi %t6, %p2 : index
-            %a7r, %a7i = func.call @rotate(%sm, %tw, %i7, %half, %t7)
-                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+            %a7r, %a7i = func.call @get(%first, %true, %sm, %tw, %i7, %half, %t7, %srcm, %sbase, %n, %lim)
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %b0r = arith.addf %a0r, %a4r : ${ft}
             %d0r = arith.subf %a0r, %a4r : ${ft}
             %b0i = arith.addf %a0i, %a4i : ${ft}
@@ -304,61 +373,87 @@
         }
 
         // The outputs of @radix8's butterfly %i to y[(i - k) 8 + k + r p], k = i mod p.
-        func.func private @put8(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %i: index, %pm1: index, %p: index, %half: index,
+        func.func private @put8(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %i: index, %pm1: index, %p: index, %half: index, %glob: i1, %dst: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %dbase: index,
             %y0r: ${ft}, %y0i: ${ft}, %y1r: ${ft}, %y1i: ${ft}, %y2r: ${ft}, %y2i: ${ft}, %y3r: ${ft}, %y3i: ${ft}, %y4r: ${ft}, %y4i: ${ft}, %y5r: ${ft}, %y5i: ${ft}, %y6r: ${ft}, %y6i: ${ft}, %y7r: ${ft}, %y7i: ${ft}) {
           %c8 = arith.constant 8 : index
+          %gt = arith.constant true
+          %gf = arith.constant false
           scf.if %in {
-            %k = arith.andi %i, %pm1 : index
-            %ik = arith.subi %i, %k : index
-            %ik8 = arith.muli %ik, %c8 : index
-            %j0 = arith.addi %ik8, %k : index
-            %j0h = arith.addi %j0, %half : index
-            memref.store %y0r, %sm[%j0] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            memref.store %y0i, %sm[%j0h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %j1 = arith.addi %j0, %p : index
-            %j1h = arith.addi %j1, %half : index
-            memref.store %y1r, %sm[%j1] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            memref.store %y1i, %sm[%j1h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %j2 = arith.addi %j1, %p : index
-            %j2h = arith.addi %j2, %half : index
-            memref.store %y2r, %sm[%j2] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            memref.store %y2i, %sm[%j2h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %j3 = arith.addi %j2, %p : index
-            %j3h = arith.addi %j3, %half : index
-            memref.store %y3r, %sm[%j3] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            memref.store %y3i, %sm[%j3h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %j4 = arith.addi %j3, %p : index
-            %j4h = arith.addi %j4, %half : index
-            memref.store %y4r, %sm[%j4] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            memref.store %y4i, %sm[%j4h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %j5 = arith.addi %j4, %p : index
-            %j5h = arith.addi %j5, %half : index
-            memref.store %y5r, %sm[%j5] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            memref.store %y5i, %sm[%j5h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %j6 = arith.addi %j5, %p : index
-            %j6h = arith.addi %j6, %half : index
-            memref.store %y6r, %sm[%j6] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            memref.store %y6i, %sm[%j6h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %j7 = arith.addi %j6, %p : index
-            %j7h = arith.addi %j7, %half : index
-            memref.store %y7r, %sm[%j7] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            memref.store %y7i, %sm[%j7h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            scf.if %glob {
+              %k = arith.andi %i, %pm1 : index
+              %ik = arith.subi %i, %k : index
+              %ik8 = arith.muli %ik, %c8 : index
+              %j0 = arith.addi %ik8, %k : index
+              func.call @out(%gt, %sm, %dst, %dbase, %j0, %half, %y0r, %y0i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              %j1 = arith.addi %j0, %p : index
+              func.call @out(%gt, %sm, %dst, %dbase, %j1, %half, %y1r, %y1i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              %j2 = arith.addi %j1, %p : index
+              func.call @out(%gt, %sm, %dst, %dbase, %j2, %half, %y2r, %y2i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              %j3 = arith.addi %j2, %p : index
+              func.call @out(%gt, %sm, %dst, %dbase, %j3, %half, %y3r, %y3i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              %j4 = arith.addi %j3, %p : index
+              func.call @out(%gt, %sm, %dst, %dbase, %j4, %half, %y4r, %y4i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              %j5 = arith.addi %j4, %p : index
+              func.call @out(%gt, %sm, %dst, %dbase, %j5, %half, %y5r, %y5i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              %j6 = arith.addi %j5, %p : index
+              func.call @out(%gt, %sm, %dst, %dbase, %j6, %half, %y6r, %y6i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              %j7 = arith.addi %j6, %p : index
+              func.call @out(%gt, %sm, %dst, %dbase, %j7, %half, %y7r, %y7i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+            } else {
+              %k = arith.andi %i, %pm1 : index
+              %ik = arith.subi %i, %k : index
+              %ik8 = arith.muli %ik, %c8 : index
+              %j0 = arith.addi %ik8, %k : index
+              func.call @out(%gf, %sm, %dst, %dbase, %j0, %half, %y0r, %y0i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              %j1 = arith.addi %j0, %p : index
+              func.call @out(%gf, %sm, %dst, %dbase, %j1, %half, %y1r, %y1i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              %j2 = arith.addi %j1, %p : index
+              func.call @out(%gf, %sm, %dst, %dbase, %j2, %half, %y2r, %y2i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              %j3 = arith.addi %j2, %p : index
+              func.call @out(%gf, %sm, %dst, %dbase, %j3, %half, %y3r, %y3i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              %j4 = arith.addi %j3, %p : index
+              func.call @out(%gf, %sm, %dst, %dbase, %j4, %half, %y4r, %y4i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              %j5 = arith.addi %j4, %p : index
+              func.call @out(%gf, %sm, %dst, %dbase, %j5, %half, %y5r, %y5i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              %j6 = arith.addi %j5, %p : index
+              func.call @out(%gf, %sm, %dst, %dbase, %j6, %half, %y6r, %y6i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              %j7 = arith.addi %j6, %p : index
+              func.call @out(%gf, %sm, %dst, %dbase, %j7, %half, %y7r, %y7i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+            }
           }
           return
         }
 
         // Radix-2 butterfly %i (when %in) of the first pass (p = 1, all twiddles 1): x[i] +-
         // x[i + n/2].
-        func.func private @radix2(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %i: index, %nb2: index, %half: index) -> (${ft}, ${ft}, ${ft}, ${ft}) {
+        func.func private @radix2(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
+            %i: index, %nb2: index, %half: index, %first: i1, %srcm: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %sbase: index, %n: index, %lim: index) -> (${ft}, ${ft}, ${ft}, ${ft}) {
+          %c0 = arith.constant 0 : index
+          %true = arith.constant true
+          %false = arith.constant false
           %zero = arith.constant 0.0 : ${ft}
           %y:4 = scf.if %in -> (${ft}, ${ft}, ${ft}, ${ft}) {
-            %ih = arith.addi %i, %half : index
             %i2 = arith.addi %i, %nb2 : index
-            %i2h = arith.addi %i2, %half : index
-            %ar = memref.load %sm[%i] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %ai = memref.load %sm[%ih] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %br = memref.load %sm[%i2] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %bi = memref.load %sm[%i2h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %ar, %ai = func.call @get(%first, %false, %sm, %tw, %i, %half, %c0, %srcm, %sbase, %n, %lim)
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+            %br, %bi = func.call @get(%first, %false, %sm, %tw, %i2, %half, %c0, %srcm, %sbase, %n, %lim)
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %sr = arith.addf %ar, %br : ${ft}
             %si = arith.addf %ai, %bi : ${ft}
             %dr = arith.subf %ar, %br : ${ft}
@@ -371,19 +466,28 @@
         }
 
         // The outputs of @radix2's butterfly %i to y[2 i] and y[2 i + 1].
-        func.func private @put2(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %i: index, %half: index,
+        func.func private @put2(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %i: index, %half: index, %glob: i1, %dst: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %dbase: index,
             %sr: ${ft}, %si: ${ft}, %dr: ${ft}, %di: ${ft}) {
           %c1 = arith.constant 1 : index
           %c2 = arith.constant 2 : index
+          %gt = arith.constant true
+          %gf = arith.constant false
           scf.if %in {
-            %j = arith.muli %i, %c2 : index
-            %jh = arith.addi %j, %half : index
-            %j1 = arith.addi %j, %c1 : index
-            %j1h = arith.addi %j1, %half : index
-            memref.store %sr, %sm[%j] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            memref.store %si, %sm[%jh] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            memref.store %dr, %sm[%j1] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            memref.store %di, %sm[%j1h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            scf.if %glob {
+              %j = arith.muli %i, %c2 : index
+              %j1 = arith.addi %j, %c1 : index
+              func.call @out(%gt, %sm, %dst, %dbase, %j, %half, %sr, %si)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              func.call @out(%gt, %sm, %dst, %dbase, %j1, %half, %dr, %di)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+            } else {
+              %j = arith.muli %i, %c2 : index
+              %j1 = arith.addi %j, %c1 : index
+              func.call @out(%gf, %sm, %dst, %dbase, %j, %half, %sr, %si)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              func.call @out(%gf, %sm, %dst, %dbase, %j1, %half, %dr, %di)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+            }
           }
           return
         }
@@ -392,7 +496,10 @@
         // rotations exp(2 pi i r k / (3 p)) from %tw[%tb] (the pass's block of
         // ireesht/fourier.py), %nbr = n / 3: y_r = sum_t x[i + t n/3] w^(t k) exp(${sign}2 pi i r t / 3).
         func.func private @radix3(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
-            %i: index, %nbr: index, %half: index, %p: index, %p2: index, %tb: index) -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
+            %i: index, %nbr: index, %half: index, %p: index, %p2: index, %tb: index, %first: i1, %srcm: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %sbase: index, %n: index, %lim: index) -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
+          %c0 = arith.constant 0 : index
+          %true = arith.constant true
+          %false = arith.constant false
           %c1 = arith.constant 1 : index
           %c2 = arith.constant 2 : index
           %mhalf = arith.constant -0.5 : ${ft}
@@ -404,15 +511,14 @@
             %i1 = arith.addi %i, %nbr : index
             %o2 = arith.muli %nbr, %c2 : index
             %i2 = arith.addi %i, %o2 : index
-            %ih = arith.addi %i, %half : index
-            %a0r = memref.load %sm[%i] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %a0i = memref.load %sm[%ih] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %a0r, %a0i = func.call @get(%first, %false, %sm, %tw, %i, %half, %c0, %srcm, %sbase, %n, %lim)
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %t1 = arith.addi %tb, %k2 : index
-            %a1r, %a1i = func.call @rotate(%sm, %tw, %i1, %half, %t1)
-                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+            %a1r, %a1i = func.call @get(%first, %true, %sm, %tw, %i1, %half, %t1, %srcm, %sbase, %n, %lim)
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %t2 = arith.addi %t1, %p2 : index
-            %a2r, %a2i = func.call @rotate(%sm, %tw, %i2, %half, %t2)
-                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+            %a2r, %a2i = func.call @get(%first, %true, %sm, %tw, %i2, %half, %t2, %srcm, %sbase, %n, %lim)
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %ur = arith.subf %a1r, %a2r : ${ft}
             %ui = arith.subf %a1i, %a2i : ${ft}
             %sr = arith.addf %a1r, %a2r : ${ft}
@@ -436,25 +542,39 @@
         }
 
         // The outputs of @radix3's butterfly %i to y[(i - k) 3 + k + r p], k = i mod p.
-        func.func private @put3(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %i: index, %p: index, %half: index,
+        func.func private @put3(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %i: index, %p: index, %half: index, %glob: i1, %dst: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %dbase: index,
             %y0r: ${ft}, %y0i: ${ft}, %y1r: ${ft}, %y1i: ${ft}, %y2r: ${ft}, %y2i: ${ft}) {
           %cr = arith.constant 3 : index
+          %gt = arith.constant true
+          %gf = arith.constant false
           scf.if %in {
-            %k = func.call @mod32(%i, %p) : (index, index) -> index
-            %ik = arith.subi %i, %k : index
-            %ikr = arith.muli %ik, %cr : index
-            %j0 = arith.addi %ikr, %k : index
-            %j1 = arith.addi %j0, %p : index
-            %j2 = arith.addi %j1, %p : index
-            %j0h = arith.addi %j0, %half : index
-            memref.store %y0r, %sm[%j0] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            memref.store %y0i, %sm[%j0h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %j1h = arith.addi %j1, %half : index
-            memref.store %y1r, %sm[%j1] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            memref.store %y1i, %sm[%j1h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %j2h = arith.addi %j2, %half : index
-            memref.store %y2r, %sm[%j2] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            memref.store %y2i, %sm[%j2h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            scf.if %glob {
+              %k = func.call @mod32(%i, %p) : (index, index) -> index
+              %ik = arith.subi %i, %k : index
+              %ikr = arith.muli %ik, %cr : index
+              %j0 = arith.addi %ikr, %k : index
+              %j1 = arith.addi %j0, %p : index
+              %j2 = arith.addi %j1, %p : index
+              func.call @out(%gt, %sm, %dst, %dbase, %j0, %half, %y0r, %y0i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              func.call @out(%gt, %sm, %dst, %dbase, %j1, %half, %y1r, %y1i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              func.call @out(%gt, %sm, %dst, %dbase, %j2, %half, %y2r, %y2i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+            } else {
+              %k = func.call @mod32(%i, %p) : (index, index) -> index
+              %ik = arith.subi %i, %k : index
+              %ikr = arith.muli %ik, %cr : index
+              %j0 = arith.addi %ikr, %k : index
+              %j1 = arith.addi %j0, %p : index
+              %j2 = arith.addi %j1, %p : index
+              func.call @out(%gf, %sm, %dst, %dbase, %j0, %half, %y0r, %y0i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              func.call @out(%gf, %sm, %dst, %dbase, %j1, %half, %y1r, %y1i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              func.call @out(%gf, %sm, %dst, %dbase, %j2, %half, %y2r, %y2i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+            }
           }
           return
         }
@@ -463,7 +583,10 @@
         // rotations exp(2 pi i r k / (5 p)) from %tw[%tb] (the pass's block of
         // ireesht/fourier.py), %nbr = n / 5: y_r = sum_t x[i + t n/5] w^(t k) exp(${sign}2 pi i r t / 5).
         func.func private @radix5(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
-            %i: index, %nbr: index, %half: index, %p: index, %p2: index, %tb: index) -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
+            %i: index, %nbr: index, %half: index, %p: index, %p2: index, %tb: index, %first: i1, %srcm: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %sbase: index, %n: index, %lim: index) -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
+          %c0 = arith.constant 0 : index
+          %true = arith.constant true
+          %false = arith.constant false
           %c1 = arith.constant 1 : index
           %c2 = arith.constant 2 : index
           %c3 = arith.constant 3 : index
@@ -484,21 +607,20 @@
             %i3 = arith.addi %i, %o3 : index
             %o4 = arith.muli %nbr, %c4 : index
             %i4 = arith.addi %i, %o4 : index
-            %ih = arith.addi %i, %half : index
-            %a0r = memref.load %sm[%i] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %a0i = memref.load %sm[%ih] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            %a0r, %a0i = func.call @get(%first, %false, %sm, %tw, %i, %half, %c0, %srcm, %sbase, %n, %lim)
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %t1 = arith.addi %tb, %k2 : index
-            %a1r, %a1i = func.call @rotate(%sm, %tw, %i1, %half, %t1)
-                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+            %a1r, %a1i = func.call @get(%first, %true, %sm, %tw, %i1, %half, %t1, %srcm, %sbase, %n, %lim)
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %t2 = arith.addi %t1, %p2 : index
-            %a2r, %a2i = func.call @rotate(%sm, %tw, %i2, %half, %t2)
-                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+            %a2r, %a2i = func.call @get(%first, %true, %sm, %tw, %i2, %half, %t2, %srcm, %sbase, %n, %lim)
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %t3 = arith.addi %t2, %p2 : index
-            %a3r, %a3i = func.call @rotate(%sm, %tw, %i3, %half, %t3)
-                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+            %a3r, %a3i = func.call @get(%first, %true, %sm, %tw, %i3, %half, %t3, %srcm, %sbase, %n, %lim)
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %t4 = arith.addi %t3, %p2 : index
-            %a4r, %a4i = func.call @rotate(%sm, %tw, %i4, %half, %t4)
-                : (memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+            %a4r, %a4i = func.call @get(%first, %true, %sm, %tw, %i4, %half, %t4, %srcm, %sbase, %n, %lim)
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %u1r = arith.addf %a1r, %a4r : ${ft}
             %u1i = arith.addf %a1i, %a4i : ${ft}
             %v1r = arith.subf %a1r, %a4r : ${ft}
@@ -545,95 +667,126 @@
         }
 
         // The outputs of @radix5's butterfly %i to y[(i - k) 5 + k + r p], k = i mod p.
-        func.func private @put5(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %i: index, %p: index, %half: index,
+        func.func private @put5(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %i: index, %p: index, %half: index, %glob: i1, %dst: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %dbase: index,
             %y0r: ${ft}, %y0i: ${ft}, %y1r: ${ft}, %y1i: ${ft}, %y2r: ${ft}, %y2i: ${ft}, %y3r: ${ft}, %y3i: ${ft}, %y4r: ${ft}, %y4i: ${ft}) {
           %cr = arith.constant 5 : index
+          %gt = arith.constant true
+          %gf = arith.constant false
           scf.if %in {
-            %k = func.call @mod32(%i, %p) : (index, index) -> index
-            %ik = arith.subi %i, %k : index
-            %ikr = arith.muli %ik, %cr : index
-            %j0 = arith.addi %ikr, %k : index
-            %j1 = arith.addi %j0, %p : index
-            %j2 = arith.addi %j1, %p : index
-            %j3 = arith.addi %j2, %p : index
-            %j4 = arith.addi %j3, %p : index
-            %j0h = arith.addi %j0, %half : index
-            memref.store %y0r, %sm[%j0] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            memref.store %y0i, %sm[%j0h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %j1h = arith.addi %j1, %half : index
-            memref.store %y1r, %sm[%j1] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            memref.store %y1i, %sm[%j1h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %j2h = arith.addi %j2, %half : index
-            memref.store %y2r, %sm[%j2] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            memref.store %y2i, %sm[%j2h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %j3h = arith.addi %j3, %half : index
-            memref.store %y3r, %sm[%j3] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            memref.store %y3i, %sm[%j3h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %j4h = arith.addi %j4, %half : index
-            memref.store %y4r, %sm[%j4] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            memref.store %y4i, %sm[%j4h] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+            scf.if %glob {
+              %k = func.call @mod32(%i, %p) : (index, index) -> index
+              %ik = arith.subi %i, %k : index
+              %ikr = arith.muli %ik, %cr : index
+              %j0 = arith.addi %ikr, %k : index
+              %j1 = arith.addi %j0, %p : index
+              %j2 = arith.addi %j1, %p : index
+              %j3 = arith.addi %j2, %p : index
+              %j4 = arith.addi %j3, %p : index
+              func.call @out(%gt, %sm, %dst, %dbase, %j0, %half, %y0r, %y0i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              func.call @out(%gt, %sm, %dst, %dbase, %j1, %half, %y1r, %y1i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              func.call @out(%gt, %sm, %dst, %dbase, %j2, %half, %y2r, %y2i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              func.call @out(%gt, %sm, %dst, %dbase, %j3, %half, %y3r, %y3i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              func.call @out(%gt, %sm, %dst, %dbase, %j4, %half, %y4r, %y4i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+            } else {
+              %k = func.call @mod32(%i, %p) : (index, index) -> index
+              %ik = arith.subi %i, %k : index
+              %ikr = arith.muli %ik, %cr : index
+              %j0 = arith.addi %ikr, %k : index
+              %j1 = arith.addi %j0, %p : index
+              %j2 = arith.addi %j1, %p : index
+              %j3 = arith.addi %j2, %p : index
+              %j4 = arith.addi %j3, %p : index
+              func.call @out(%gf, %sm, %dst, %dbase, %j0, %half, %y0r, %y0i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              func.call @out(%gf, %sm, %dst, %dbase, %j1, %half, %y1r, %y1i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              func.call @out(%gf, %sm, %dst, %dbase, %j2, %half, %y2r, %y2i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              func.call @out(%gf, %sm, %dst, %dbase, %j3, %half, %y3r, %y3i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+              func.call @out(%gf, %sm, %dst, %dbase, %j4, %half, %y4r, %y4i)
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+            }
           }
           return
         }
 // part: passes
-          // NP/2-point FFT of z_k = sm[k] + i sm[HALF + k], in place, in the direction s: +1 in
-          // fft_synth.mlir, -1 in fft_analys.mlir. Pasted into both as the placeholder fft_core
-          // by ireesht/kernels_mlir.py, with sign (that of s), one_s (s as a float) and plus_s /
-          // minus_s (the arith ops that add / subtract s times a term). Takes from the stage:
-          // %n = NP / 2 (2^a 3^b 5^c, 2 <= n <= 2048, @fft_path), %sm, %tw, %np, %tid, %half
-          // and %c0 to %c4.
-          // In-place DFT of sm[0..n) with exp(${sign}2 pi i k t / n): Stockham passes with sub-transform
-          // length p; a radix-R pass reads x[i + r n/R] and writes y[(i - k) R + k + r p],
-          // k = i mod p, so the result comes out in natural order. A thread's outputs wait in
-          // registers until all threads have read their inputs, then overwrite the buffer they
-          // were read from: one buffer keeps the 2048-point FFT in 16 KB. The passes
-          // (ireesht/fourier.py fft_passes): one of radix 2 or 4 when 2^a needs it, radix 8 up
-          // to 2^a (fewer passes through workgroup memory than radix 4), then radix 3, then
-          // radix 5. A thread has the butterflies tid + 128 q of a pass: q < 8 for radix 2
-          // (n / 2 <= 1024 of them), 4 for radix 4 (512), 2 for radix 8 (256), 6 for radix 3
-          // (682), 4 for radix 5 (409).
-          // The first pass (p = 1) is of radix 2 when 2^a (the power of two in n, <= 2048) has
-          // a = 1 mod 3 (bits 1, 4, 7, 10: 1170), of radix 4 when a = 2 mod 3 (bits 2, 5, 8, 11:
-          // 2340); radix-8 passes follow up to 2^a.
+          // The NP/2-point FFT of the stage's input z_k (its @src), in the direction s: +1 in
+          // fft_synth.mlir, -1 in fft_analys.mlir, its result y_k in sm[k] + i sm[HALF + k] or,
+          // with %out_global (the synthesis) on rows of a power of two, written to the row by
+          // the last pass (@out). Pasted into
+          // both as the placeholder fft_core by ireesht/kernels_mlir.py, with sign (that of
+          // s), one_s (s as a float) and plus_s / minus_s (the arith ops that add / subtract s
+          // times a term). Takes from the stage: %n = NP / 2 (2^a 3^b 5^c, 2 <= n <= 2048,
+          // @fft_path), %sm, %tw, %np, %tid, %half, %c0 to %c4, @src's operands %srcm, %sbase,
+          // %lim, and @out's %out_global, %dst, %dbase.
+          // DFT with exp(${sign}2 pi i k t / n): Stockham passes with sub-transform length p; a
+          // radix-R pass reads x[i + r n/R] and writes y[(i - k) R + k + r p], k = i mod p, so
+          // the result comes out in natural order. The first pass (p = 1, no rotation) reads
+          // its inputs from @src; every later one waits with its outputs in registers until
+          // all threads have read their inputs, then overwrites the buffer they were read
+          // from: one buffer keeps the 2048-point FFT in 16 KB. The passes (ireesht/fourier.py
+          // fft_passes): one of radix 2 or 4 when 2^a needs it, radix 8 up to 2^a (fewer
+          // passes through workgroup memory than radix 4), then radix 3, then radix 5. A
+          // thread has the butterflies tid + 128 q of a pass: q < 8 for radix 2 (n / 2 <= 1024
+          // of them), 4 for radix 4 (512), 2 for radix 8 (256), 6 for radix 3 (682), 4 for
+          // radix 5 (409).
+          // The first pass is of radix 2 when 2^a (the power of two in n, <= 2048) has a = 1
+          // mod 3 (bits 1, 4, 7, 10: 1170), of radix 4 when a = 2 mod 3 (bits 2, 5, 8, 11:
+          // 2340), of radix 8 when a >= 3 is a multiple of 3, else (n odd) of radix 3 or 5.
           %bits1 = arith.constant 1170 : index
           %bits2 = arith.constant 2340 : index
+          %c8r = arith.constant 8 : index
+          %c14r = arith.constant 14 : index
+          %c3s = arith.constant 3 : index
           %negn = arith.subi %c0, %n : index
           %pow2 = arith.andi %n, %negn : index
           %n1 = arith.andi %pow2, %bits1 : index
           %first2 = arith.cmpi ne, %n1, %c0 : index
           %n2 = arith.andi %pow2, %bits2 : index
           %first4 = arith.cmpi ne, %n2, %c0 : index
-          // the rotations of a pass: its block of ireesht/fourier.py (from float %tb); the next
-          // pass's block follows its (R - 1) p rows
-          %tb0 = arith.muli %np, %c2 : index
-          %p0 = scf.if %first2 -> (index) {
-            // radix 2 (p = 1: no rotation, no block)
-            %nb2 = arith.shrui %n, %c1 : index
-${radix2_calls}
-            gpu.barrier
-            scf.yield %c2 : index
-          } else {
-            scf.yield %c1 : index
-          }
-          %p1, %tb1 = scf.if %first4 -> (index, index) {
-            // radix 4 at p = 1 (its block: 3 rows of rotation 1)
-            %p = arith.constant 1 : index
-            %pm1 = arith.constant 0 : index
-            %p2 = arith.constant 2 : index
-            %tb = arith.addi %tb0, %c0 : index
-            %nb4 = arith.shrui %n, %c2 : index
-${radix4_calls}
-            gpu.barrier
-            %c6 = arith.constant 6 : index
-            %tbn = arith.addi %tb0, %c6 : index
-            scf.yield %c4, %tbn : index, index
-          } else {
-            scf.yield %p0, %tb0 : index, index
-          }
-          %c8r = arith.constant 8 : index
-          %c14r = arith.constant 14 : index
-          %c3s = arith.constant 3 : index
+          %first8 = arith.cmpi uge, %pow2, %c8r : index
           %nb8 = arith.shrui %n, %c3s : index
+          // the rotations of a pass: its block of ireesht/fourier.py (from float %tb); the next
+          // pass's block follows its (R - 1) p rows (none for a first pass of radix 2)
+          %tb0 = arith.muli %np, %c2 : index
+          %p1, %tb1 = scf.if %first2 -> (index, index) {
+            %nb2 = arith.shrui %n, %c1 : index
+            %last = arith.cmpi eq, %n, %c2 : index
+            %glob = arith.andi %out_global, %last : i1
+${radix2_first}
+            gpu.barrier
+            scf.yield %c2, %tb0 : index, index
+          } else {
+            %p4, %tb4 = scf.if %first4 -> (index, index) {
+              %nb4 = arith.shrui %n, %c2 : index
+              %last = arith.cmpi eq, %n, %c4 : index
+              %glob = arith.andi %out_global, %last : i1
+${radix4_first}
+              gpu.barrier
+              %c6 = arith.constant 6 : index
+              %tbn = arith.addi %tb0, %c6 : index
+              scf.yield %c4, %tbn : index, index
+            } else {
+              %p8, %tb8 = scf.if %first8 -> (index, index) {
+                %last = arith.cmpi eq, %n, %c8r : index
+                %glob = arith.andi %out_global, %last : i1
+${radix8_first}
+                gpu.barrier
+                %tbn = arith.addi %tb0, %c14r : index
+                scf.yield %c8r, %tbn : index, index
+              } else {
+${odd_first}
+              }
+              scf.yield %p8, %tb8 : index, index
+            }
+            scf.yield %p4, %tb4 : index, index
+          }
           %p4, %tb4 = scf.while (%p = %p1, %tb = %tb1) : (index, index) -> (index, index) {
             %go = arith.cmpi ult, %p, %pow2 : index
             scf.condition(%go) %p, %tb : index, index
@@ -641,14 +794,17 @@ ${radix4_calls}
           ^bb0(%p: index, %tb: index):
             %pm1 = arith.subi %p, %c1 : index
             %p2 = arith.muli %p, %c2 : index
+            %pn = arith.muli %p, %c8r : index
+            %last = arith.cmpi eq, %pn, %n : index
+            %glob = arith.andi %out_global, %last : i1
 ${radix8_calls}
             gpu.barrier
-            %pn = arith.muli %p, %c8r : index
             %p14 = arith.muli %p, %c14r : index
             %tbn = arith.addi %tb, %p14 : index
             scf.yield %pn, %tbn : index, index
           }
-          // radix 3 and 5, for an n that is no power of two (2^a < n)
+          // radix 3 and 5, for an n that is no power of two (2^a < n); their last pass leaves y
+          // in workgroup memory (%mixed: the synthesis writes the row from there)
           %mixed = arith.cmpi ult, %pow2, %n : index
           scf.if %mixed {
             %c3r = arith.constant 3 : index
@@ -661,9 +817,10 @@ ${radix8_calls}
             } do {
             ^bb0(%p: index, %tb: index):
               %p2 = arith.muli %p, %c2 : index
+              %pn = arith.muli %p, %c3r : index
+              %glob = arith.constant false
 ${radix3_calls}
               gpu.barrier
-              %pn = arith.muli %p, %c3r : index
               %p4f = arith.muli %p, %c4 : index
               %tbn = arith.addi %tb, %p4f : index
               scf.yield %pn, %tbn : index, index
@@ -677,9 +834,10 @@ ${radix3_calls}
             } do {
             ^bb0(%p: index, %tb: index):
               %p2 = arith.muli %p, %c2 : index
+              %pn = arith.muli %p, %c5r : index
+              %glob = arith.constant false
 ${radix5_calls}
               gpu.barrier
-              %pn = arith.muli %p, %c5r : index
               %p8 = arith.muli %p, %c8 : index
               %tbn = arith.addi %tb, %p8 : index
               scf.yield %pn, %tbn : index, index

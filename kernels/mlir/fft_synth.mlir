@@ -10,7 +10,9 @@
 //    Hermitian spectrum folded into the NP/2-point complex spectrum of z_n = f_2n + i f_2n+1,
 //    inverted by a Stockham FFT in workgroup memory (one radix-2 or radix-4 pass where 3
 //    does not divide a, radix-8 passes, then radix 3 and radix 5), written out
-//    interleaved. The WGSL kernel takes this path for powers of two only.
+//    interleaved. The fold is the first pass's input (@src: nothing staged before it), and
+//    on rows of a power of two the last pass writes the row. The WGSL kernel takes this
+//    path for powers of two only.
 //  * DIRECT, any other NP (NP > 2M): band-limited sum over the mc coefficients, threads own
 //    points j, the F row staged in workgroup memory, twiddle[(m j) mod NP] advanced by j.
 // The path is chosen at run time from the NP push constant (a uniform branch).
@@ -29,6 +31,58 @@ hal.executable private @${exe} {
       hal.return %nl, %b, %c1 : index, index, index
     } <workgroup_size = [128 : index, 1 : index, 1 : index]>
     builtin.module {
+        // Input z_k of the FFT, the Hermitian spectrum X of row %base of F [.][mc][2] folded
+        // into the n-point complex spectrum of z_j = f_2j + i f_2j+1 (n = NP / 2):
+        //   Z_k = (X_k + conj X_(n-k)) + i exp(2 pi i k / NP) (X_k - conj X_(n-k)),
+        // X_0 = Re F_0, X_m = F_m for m <= %mmax, else 0. Called by fft_core's first pass.
+        func.func private @src(%F: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %Fb: index, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %n: index, %mmax: index, %k: index) -> (${ft}, ${ft}) {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %c2 = arith.constant 2 : index
+          %zero = arith.constant 0.0 : ${ft}
+          %kin = arith.cmpi ule, %k, %mmax : index
+          %xr, %xi1 = scf.if %kin -> (${ft}, ${ft}) {
+            %k2 = arith.muli %k, %c2 : index
+            %o = arith.addi %Fb, %k2 : index
+            %o1 = arith.addi %o, %c1 : index
+            %r = memref.load %F[%o] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+            %i = memref.load %F[%o1] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+            scf.yield %r, %i : ${ft}, ${ft}
+          } else {
+            scf.yield %zero, %zero : ${ft}, ${ft}
+          }
+          %k0 = arith.cmpi eq, %k, %c0 : index
+          %xi = arith.select %k0, %zero, %xi1 : ${ft}
+          %nk = arith.subi %n, %k : index
+          %cin = arith.cmpi ule, %nk, %mmax : index
+          %cr, %ci = scf.if %cin -> (${ft}, ${ft}) {
+            %nk2 = arith.muli %nk, %c2 : index
+            %o = arith.addi %Fb, %nk2 : index
+            %o1 = arith.addi %o, %c1 : index
+            %r = memref.load %F[%o] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+            %i = memref.load %F[%o1] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+            %ni = arith.negf %i : ${ft}
+            scf.yield %r, %ni : ${ft}, ${ft}
+          } else {
+            scf.yield %zero, %zero : ${ft}, ${ft}
+          }
+          %k2 = arith.muli %k, %c2 : index
+          %k21 = arith.addi %k2, %c1 : index
+          %wr = memref.load %tw[%k2] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+          %wi = memref.load %tw[%k21] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+          %dr = arith.subf %xr, %cr : ${ft}
+          %di = arith.subf %xi, %ci : ${ft}
+          %g1 = arith.mulf %wi, %di : ${ft}
+          %g3 = arith.mulf %wi, %dr : ${ft}
+          %ng1 = arith.negf %g1 : ${ft}
+          %er = math.fma %wr, %dr, %ng1 : ${ft}
+          %ei = math.fma %wr, %di, %g3 : ${ft}
+          %sr = arith.addf %xr, %cr : ${ft}
+          %si = arith.addf %xi, %ci : ${ft}
+          %zr = arith.subf %sr, %ei : ${ft}
+          %zi = arith.addf %si, %er : ${ft}
+          return %zr, %zi : ${ft}, ${ft}
+        }
 ${fft_funcs}
       func.func @main() attributes {translation_info = #iree_codegen.translation_info<pipeline = ${pipeline} workgroup_size = [128, 1, 1]>} {
         %c0 = arith.constant 0 : index
@@ -74,67 +128,30 @@ ${fft_funcs}
         scf.if %fast {
           %n = arith.shrui %np, %c1 : index
           %mmax = arith.subi %mc, %c1 : index
-          // Z_k = (X_k + conj X_{n-k}) + i exp(2 pi i k / NP) (X_k - conj X_{n-k}), X the
-          // Hermitian spectrum (X_0 = Re F_0, X_m = F_m for m <= M, else 0).
-          scf.for %k = %tid to %n step %wg {
-            %kin = arith.cmpi ule, %k, %mmax : index
-            %xr, %xi1 = scf.if %kin -> (${ft}, ${ft}) {
-              %k2 = arith.muli %k, %c2 : index
-              %o = arith.addi %Fb, %k2 : index
-              %o1 = arith.addi %o, %c1 : index
-              %r = memref.load %F[%o] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-              %i = memref.load %F[%o1] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-              scf.yield %r, %i : ${ft}, ${ft}
-            } else {
-              scf.yield %zero, %zero : ${ft}, ${ft}
-            }
-            %k0 = arith.cmpi eq, %k, %c0 : index
-            %xi = arith.select %k0, %zero, %xi1 : ${ft}
-            %nk = arith.subi %n, %k : index
-            %cin = arith.cmpi ule, %nk, %mmax : index
-            %cr, %ci = scf.if %cin -> (${ft}, ${ft}) {
-              %nk2 = arith.muli %nk, %c2 : index
-              %o = arith.addi %Fb, %nk2 : index
-              %o1 = arith.addi %o, %c1 : index
-              %r = memref.load %F[%o] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-              %i = memref.load %F[%o1] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-              %ni = arith.negf %i : ${ft}
-              scf.yield %r, %ni : ${ft}, ${ft}
-            } else {
-              scf.yield %zero, %zero : ${ft}, ${ft}
-            }
-            %k2 = arith.muli %k, %c2 : index
-            %k21 = arith.addi %k2, %c1 : index
-            %wr = memref.load %tw[%k2] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            %wi = memref.load %tw[%k21] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            %dr = arith.subf %xr, %cr : ${ft}
-            %di = arith.subf %xi, %ci : ${ft}
-            %g1 = arith.mulf %wi, %di : ${ft}
-            %g3 = arith.mulf %wi, %dr : ${ft}
-            %ng1 = arith.negf %g1 : ${ft}
-            %er = math.fma %wr, %dr, %ng1 : ${ft}
-            %ei = math.fma %wr, %di, %g3 : ${ft}
-            %sr = arith.addf %xr, %cr : ${ft}
-            %si = arith.addf %xi, %ci : ${ft}
-            %zr = arith.subf %sr, %ei : ${ft}
-            %zi = arith.addf %si, %er : ${ft}
-            %kh = arith.addi %k, %half : index
-            memref.store %zr, %sm[%k] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            memref.store %zi, %sm[%kh] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-          }
-          gpu.barrier
+          // the first pass reads @src (the folded spectrum of F), the last writes f (below)
+          %srcm = memref.cast %F : memref<?x${ft}, #hal.descriptor_type<storage_buffer>> to memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+          %sbase = arith.addi %Fb, %c0 : index
+          %lim = arith.addi %mmax, %c0 : index
+          %out_global = arith.constant true
+          %dst = memref.cast %f : memref<?x${ft}, #hal.descriptor_type<storage_buffer>> to memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+          %dbase = arith.addi %fb, %c0 : index
 ${fft_core}
-          // f_2n = Re z_n, f_2n+1 = Im z_n: a coalesced row write
-          // (scalar accesses: vector<2> loads and stores of the row crash the pipeline
-          // creation of NVIDIA's Vulkan driver 580.159, H200, 2026-11-30)
-          scf.for %t = %tid to %np step %wg {
-            %h = arith.shrui %t, %c1 : index
-            %odd1 = arith.andi %t, %c1 : index
-            %oh = arith.muli %odd1, %half : index
-            %s = arith.addi %h, %oh : index
-            %v = memref.load %sm[%s] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-            %o = arith.addi %fb, %t : index
-            memref.store %v, %f[%o] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+          // Rows of a power of two points were written by the last pass (a radix-8 one, or the
+          // first); the others' last pass, of radix 3 or 5, left y in workgroup memory (their
+          // stores to the row were slower: H200, 721 x 1440, one field, 18.5 against 16 us):
+          // f_2n = Re z_n, f_2n+1 = Im z_n, a coalesced row write (scalar accesses: vector<2>
+          // loads and stores of the row crash the pipeline creation of NVIDIA's Vulkan driver
+          // 580.159, H200, 2026-11-30)
+          scf.if %mixed {
+            scf.for %t = %tid to %np step %wg {
+              %h = arith.shrui %t, %c1 : index
+              %odd1 = arith.andi %t, %c1 : index
+              %oh = arith.muli %odd1, %half : index
+              %s = arith.addi %h, %oh : index
+              %v = memref.load %sm[%s] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+              %o = arith.addi %fb, %t : index
+              memref.store %v, %f[%o] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+            }
           }
         } else {
           // DIRECT: tiles of HALF coefficients (weight 2 for m >= 1, Im F_0 dropped, applied
