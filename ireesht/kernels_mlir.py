@@ -264,22 +264,23 @@ def _contribute(kp: int, nf: int, ft: str, part: int, lane_group: int, stride: i
 
 
 def fft_pass_calls(ft: str, mixed: bool) -> dict[str, str]:
-    """The unrolled passes of fft_core.mlir: ``radix{8,3,5}_calls`` (a pass over a thread's
-    butterflies tid + 128 q, q < 2 for radix 8, 6 for radix 3, 4 for radix 5, each
-    butterfly's outputs in named values, all stored after the barrier), ``radix{2,4,8}_first``
-    and ``odd_first`` (the first pass, p = 1, of each radix: its inputs come from the stage's
-    ``@src``, not from workgroup memory, so its outputs are stored at once; q < 8 for radix
-    2, 4 for radix 4), and ``fft_mixed``. Without ``mixed`` (``fourier.fft_mixed``) the
-    radix-3 and radix-5 passes are left out and the kernels take the FFT for powers of two
-    only."""
+    """The unrolled passes of fft_core.mlir: ``radix{16,8,3,5}_calls`` (a pass over a
+    thread's butterflies tid + 128 q, q < 1 for radix 16, 2 for radix 8, 6 for radix 3, 4
+    for radix 5, each butterfly's outputs in named values, all stored after the barrier),
+    ``radix{2,4,8,16}_first`` and ``odd_first`` (the first pass, p = 1, of each radix: its
+    inputs come from the stage's ``@src``, not from workgroup memory, so its outputs are
+    stored at once; q < 8 for radix 2, 4 for radix 4, 2 for radix 8; the synthesis stages a
+    radix-16 first pass's inputs in workgroup memory, ``radix16_staged``), and
+    ``fft_mixed``. Without ``mixed`` (``fourier.fft_mixed``) the radix-3 and radix-5 passes
+    are left out and the kernels take the FFT for powers of two only."""
     sm = f"memref<4096x{ft}, #gpu.address_space<workgroup>>"
     tw = f"memref<?x{ft}, #hal.descriptor_type<storage_buffer>>"
     src, src_types = "%fp, %srcm, %sbase, %n, %lim", f"i1, {tw}, index, index, index"
     out_args, out_types = "%glob, %dst, %dbase", f"i1, {tw}, index"
-    counts = {2: 8, 4: 4, 8: 2, 3: 6, 5: 4}  # butterflies per thread
+    counts = {2: 8, 4: 4, 8: 2, 16: 1, 3: 6, 5: 4}  # butterflies per thread
     radix_ops, put_ops = {}, {}
     for radix in counts:
-        ps = [] if radix == 2 else ["%pm1", "%p"] if radix in (4, 8) else ["%p"]
+        ps = [] if radix == 2 else ["%pm1", "%p"] if radix in (4, 8, 16) else ["%p"]
         rot = "" if radix == 2 else f"{ps[0]}, %p2, %tb, "
         radix_ops[radix] = (f"%sm, %tw, %i{{q}}, %nb{radix}, %half, {rot}{src}",
                             ", ".join(["i1", sm, tw] + ["index"] * (3 if radix == 2 else 6))
@@ -309,9 +310,11 @@ def fft_pass_calls(ft: str, mixed: bool) -> dict[str, str]:
                 f"{pad}%p2 = arith.constant 2 : index", f"{pad}%tb = arith.addi %tb0, %c0 : index"]
 
     out = {f"radix{r}_first": "\n".join(first_consts(" " * pad) + [calls(r, " " * pad, True)])
-           for r, pad in ((2, 12), (4, 14), (8, 16))}
-    out["radix8_calls"] = calls(8, " " * 12, False)
-    pad = " " * 16
+           for r, pad in ((2, 12), (4, 14), (8, 16), (16, 20))}
+    out["radix16_calls"] = calls(16, " " * 14, False)
+    out["radix8_calls"] = calls(8, " " * 14, False)
+    out["radix16_staged"] = "\n".join(first_consts(" " * 20) + [calls(16, " " * 20, False)])
+    pad = " " * 18
     if mixed:
         branch = []
         for r in (3, 5):
@@ -341,6 +344,115 @@ def fft_pass_calls(ft: str, mixed: bool) -> dict[str, str]:
         out["radix3_calls"] = out["radix5_calls"] = ""
     out["fft_mixed"] = "true" if mixed else "false"
     return out
+
+
+def fft_radix16(ft: str, direction: dict) -> str:
+    """fft_core.mlir's ``@radix16`` and ``@put16`` (placeholder ``radix16_funcs``) in float
+    type ``ft`` and the stage's direction (``FFT_DIRECTIONS``), generated: the 16-point DFT
+    as two layers of 4-point ones, y_(r1 + 4 r2) = sum_t2 w16^(s r1 t2) w4^(s r2 t2)
+    sum_t1 a_(4 t1 + t2) w4^(s r1 t1), with the inner rotations w16^(s j) (j = r1 t2) as
+    constants: one pass of it takes the place of two radix-4 passes through workgroup memory."""
+    sm = f"memref<4096x{ft}, #gpu.address_space<workgroup>>"
+    tw = f"memref<?x{ft}, #hal.descriptor_type<storage_buffer>>"
+    get_t = f"(i1, i1, {sm}, {tw}, index, index, index, {tw}, index, index, index) -> ({ft}, {ft})"
+    plus, minus = direction["plus_s"], direction["minus_s"]
+    pad = " " * 12
+    lines: list[str] = []
+    count = iter(range(10 ** 6))
+
+    def op(kind: str, a: str, b: str) -> str:
+        name = f"%v{next(count)}"
+        lines.append(f"{pad}{name} = arith.{kind} {a}, {b} : {ft}")
+        return name
+
+    def cadd(a, b):
+        return op("addf", a[0], b[0]), op("addf", a[1], b[1])
+
+    def csub(a, b):
+        return op("subf", a[0], b[0]), op("subf", a[1], b[1])
+
+    def dft4(a):
+        # y1 = d02 + s i d13, y3 = d02 - s i d13 (as @radix4)
+        s02, d02, s13, d13 = cadd(a[0], a[2]), csub(a[0], a[2]), cadd(a[1], a[3]), csub(a[1], a[3])
+        return [cadd(s02, s13), (op(minus, d02[0], d13[1]), op(plus, d02[1], d13[0])),
+                csub(s02, s13), (op(plus, d02[0], d13[1]), op(minus, d02[1], d13[0]))]
+
+    def rotate(x, j):
+        # x w16^(s j) = x (cos(pi j / 8) + s i sin(pi j / 8))
+        j %= 16
+        if j == 0:
+            return x
+        if j == 4:  # s i
+            return op(minus, "%zero", x[1]), op(plus, "%zero", x[0])
+        re = op(minus, op("mulf", x[0], f"%cos{j}"), op("mulf", x[1], f"%sin{j}"))
+        im = op(plus, op("mulf", x[1], f"%cos{j}"), op("mulf", x[0], f"%sin{j}"))
+        return re, im
+
+    consts = [f"          %cos{j} = arith.constant {math.cos(math.pi * j / 16 * 2):.20f} : {ft}\n"
+              f"          %sin{j} = arith.constant {math.sin(math.pi * j / 16 * 2):.20f} : {ft}"
+              for j in (1, 2, 3, 6, 9)]
+    a = [(f"%a{t}r", f"%a{t}i") for t in range(16)]
+    b = [dft4([a[4 * t1 + t2] for t1 in range(4)]) for t2 in range(4)]
+    c = [[rotate(b[t2][r1], r1 * t2) for r1 in range(4)] for t2 in range(4)]
+    y = [None] * 16
+    for r1 in range(4):
+        for r2, v in enumerate(dft4([c[t2][r1] for t2 in range(4)])):
+            y[r1 + 4 * r2] = v
+    outs = ", ".join([ft] * 32)
+    ys = ", ".join(f"{v[0]}, {v[1]}" for v in y)
+    loads = [f"{pad}%k = arith.andi %i, %pm1 : index", f"{pad}%k2 = arith.muli %k, %c2 : index",
+             f"{pad}%a0r, %a0i = func.call @get(%first, %false, %sm, %tw, %i, %half, %c0, "
+             f"%srcm, %sbase, %n, %lim) : {get_t}"]
+    prev_i, prev_t = "%i", None
+    for t in range(1, 16):
+        loads += [f"{pad}%i{t} = arith.addi {prev_i}, %nb16 : index",
+                  f"{pad}%t{t} = arith.addi " + (f"%tb, %k2" if t == 1 else f"{prev_t}, %p2") + " : index",
+                  f"{pad}%a{t}r, %a{t}i = func.call @get(%first, %true, %sm, %tw, %i{t}, %half, %t{t}, "
+                  f"%srcm, %sbase, %n, %lim) : {get_t}"]
+        prev_i, prev_t = f"%i{t}", f"%t{t}"
+    zeros = ", ".join(["%zero"] * 32)
+    radix = "\n".join([
+        "        // Radix-16 butterfly %i (when %in) of a pass with sub-transform length p (%pm1 = p - 1,",
+        "        // %p2 = 2 p), rotations exp(2 pi i r k / (16 p)) from %tw[%tb] (the pass's block of",
+        "        // ireesht/fourier.py): y_r = sum_t x[i + t n/16] w^(t k) exp(s 2 pi i r t / 16), generated",
+        "        // by ireesht/kernels_mlir.py fft_radix16.",
+        f"        func.func private @radix16(%in: i1, %sm: {sm}, %tw: {tw},",
+        f"            %i: index, %nb16: index, %half: index, %pm1: index, %p2: index, %tb: index, "
+        f"%first: i1, %srcm: {tw}, %sbase: index, %n: index, %lim: index) -> ({outs}) {{",
+        "          %c0 = arith.constant 0 : index", "          %c2 = arith.constant 2 : index",
+        "          %true = arith.constant true", "          %false = arith.constant false",
+        f"          %zero = arith.constant 0.0 : {ft}", *consts,
+        f"          %y:32 = scf.if %in -> ({outs}) {{", *loads, *lines,
+        f"            scf.yield {ys} : {outs}",
+        "          } else {", f"            scf.yield {zeros} : {outs}", "          }",
+        "          return " + ", ".join(f"%y#{j}" for j in range(32)) + f" : {outs}",
+        "        }"])
+    out_t = f"(i1, {sm}, {tw}, index, index, index, {ft}, {ft}) -> ()"
+
+    def puts(glob: str) -> list[str]:
+        body = [f"              %j0 = arith.addi %ik16, %k : index"]
+        for r in range(16):
+            if r:
+                body.append(f"              %j{r} = arith.addi %j{r - 1}, %p : index")
+            body.append(f"              func.call @out({glob}, %sm, %dst, %dbase, %j{r}, %half, "
+                        f"%y{r}r, %y{r}i) : {out_t}")
+        return body
+
+    args = ", ".join(f"%y{r}r: {ft}, %y{r}i: {ft}" for r in range(16))
+    put = "\n".join([
+        "        // The outputs of @radix16's butterfly %i to y[(i - k) 16 + k + r p], k = i mod p.",
+        f"        func.func private @put16(%in: i1, %sm: {sm}, %i: index, %pm1: index, %p: index, "
+        f"%half: index, %glob: i1, %dst: {tw}, %dbase: index,",
+        f"            {args}) {{",
+        "          %c16 = arith.constant 16 : index",
+        "          %gt = arith.constant true", "          %gf = arith.constant false",
+        "          scf.if %in {",
+        "            %k = arith.andi %i, %pm1 : index",
+        "            %ik = arith.subi %i, %k : index",
+        "            %ik16 = arith.muli %ik, %c16 : index",
+        "            scf.if %glob {", *puts("%gt"), "            } else {", *puts("%gf"),
+        "            }", "          }", "          return", "        }"])
+    return radix + "\n\n" + put + "\n"
 
 
 def _analys_part(span: int, nf: int, lanes: int) -> tuple[int, int]:
@@ -451,7 +563,8 @@ def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
         if stage in CORE_PARTS and "legendre_core" not in v:  # the float32 scheme's
             v["legendre_core"] = _core(core, CORE_PARTS[stage], v)
         if stage in FFT_DIRECTIONS:
-            fv = {**v, **FFT_DIRECTIONS[stage], **fft_calls}
+            fv = {**v, **FFT_DIRECTIONS[stage], **fft_calls,
+                  "radix16_funcs": fft_radix16(values["ft"], FFT_DIRECTIONS[stage])}
             v["fft_funcs"] = string.Template(fft_parts["funcs"]).substitute(fv)
             v["fft_core"] = string.Template(fft_parts["passes"]).substitute(fv)
         out[stage] = v

@@ -10,27 +10,34 @@ import pytest
 from ireesht import fourier
 
 
+# The MLIR family's passes (fourier.RADIX["mlir"] = 16): radix 16 where it takes fewer passes
+# than radix 8, after one pass of the remainder's radix
+MLIR_PASSES = {2: [2], 4: [4], 8: [8], 16: [16], 32: [4, 8], 64: [8, 8], 128: [8, 16],
+               256: [16, 16], 512: [8, 8, 8], 1024: [4, 16, 16], 2048: [8, 16, 16]}
+
+
 @pytest.mark.parametrize("nphi", [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096])
-def test_power_of_two_rows_take_radix_8_passes(nphi: int) -> None:
+def test_power_of_two_rows_take_the_familys_passes(nphi: int) -> None:
     t = fourier.twiddle(nphi)
     assert t.shape == (nphi + nphi // 2, 2) == (fourier.twiddle_rows(nphi), 2)
     k = np.arange(nphi)
     np.testing.assert_allclose(t[:nphi], np.stack([np.cos(2 * np.pi * k / nphi),
                                                    np.sin(2 * np.pi * k / nphi)], -1),
                                rtol=0, atol=1e-15)
-    # MLIR: one pass of radix 2 or 4 when log2(n) is no multiple of 3, first, radix 8 after it;
-    # WGSL: one of radix 2 when log2(n) is odd, radix 4 after it
+    # radix 8: one pass of radix 2 or 4 when log2(n) is no multiple of 3, first, radix 8
+    # after it; WGSL: one of radix 2 when log2(n) is odd, radix 4 after it
     n = nphi // 2
     a = n.bit_length() - 1
     first = {0: [], 1: [2], 2: [4]}[a % 3]
     assert [r for r, _ in fourier.fft_passes(n, 8)] == first + [8] * (a // 3)
     assert [r for r, _ in fourier.fft_passes(n, 4)] == [2] * (a % 2) + [4] * (a // 2)
+    assert [r for r, _ in fourier.fft_passes(n, fourier.RADIX["mlir"])] == MLIR_PASSES[n]
 
 
 @pytest.mark.parametrize("nphi,radix", [*[(n, r) for n in (4, 8, 16, 32, 64, 128, 256, 512, 1024,
-                                                            2048, 4096) for r in (4, 8)],
-                                         *[(n, 8) for n in (6, 12, 30, 50, 360, 1440, 2880, 3888,
-                                                            4050)]])
+                                                            2048, 4096) for r in (4, 8, 16)],
+                                         *[(n, r) for n in (6, 12, 30, 50, 360, 1440, 2880, 3888,
+                                                            4050) for r in (8, 16)]])
 def test_pass_blocks_hold_the_pass_rotations(nphi: int, radix: int) -> None:
     t = fourier.twiddle(nphi, np.float64, radix)
     n = nphi // 2

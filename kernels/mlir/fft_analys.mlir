@@ -8,8 +8,9 @@
 // Same algorithm as kernels/wgsl/fft_analys.wgsl, which explains the math:
 //  * FAST, NP even with 4 <= NP <= 4096 and NP/2 = 2^a 3^b 5^c (ireesht/fourier.py fft_path):
 //    the row packed as z_n = f_2n + i f_2n+1, transformed by an NP/2-point Stockham FFT in
-//    workgroup memory (one radix-2 or radix-4 pass where 3 does not divide a, radix-8
-//    passes, then radix 3 and radix 5; the first reads the row itself: @src), split into
+//    workgroup memory (passes of radix 16 or 8 after one of the remainder's radix, then
+//    radix 3 and radix 5: ireesht/fourier.py fft_passes; the first reads the row itself:
+//    @src), split into
 //    the spectrum of the real row. The WGSL kernel takes this path for powers of two only.
 //  * DIRECT, any other NP (NP > 2M): band-limited DFT of the mc outputs only, the row staged in
 //    workgroup memory, twiddle[(m j) mod NP] advanced incrementally; for small mc, S lanes per
@@ -89,6 +90,7 @@ ${fft_funcs}
           %sbase = arith.addi %fb, %c0 : index
           %lim = arith.addi %n, %c0 : index
           %out_global = arith.constant false
+          %stage_first16 = arith.constant false
           %dst = memref.cast %F : memref<?x${ft}, #hal.descriptor_type<storage_buffer>> to memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
           %dbase = arith.addi %c0, %c0 : index
 ${fft_core}

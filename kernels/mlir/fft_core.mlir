@@ -715,6 +715,7 @@
           }
           return
         }
+${radix16_funcs}
 // part: passes
           // The NP/2-point FFT of the stage's input z_k (its @src), in the direction s: +1 in
           // fft_synth.mlir, -1 in fft_analys.mlir, its result y_k in sm[k] + i sm[HALF + k] or,
@@ -731,27 +732,41 @@
           // its inputs from @src; every later one waits with its outputs in registers until
           // all threads have read their inputs, then overwrites the buffer they were read
           // from: one buffer keeps the 2048-point FFT in 16 KB. The passes (ireesht/fourier.py
-          // fft_passes): one of radix 2 or 4 when 2^a needs it, radix 8 up to 2^a (fewer
+          // fft_passes): one of radix 2, 4, 8 or 16 first, then radix 16 or 8 up to 2^a (fewer
           // passes through workgroup memory than radix 4), then radix 3, then radix 5. A
           // thread has the butterflies tid + 128 q of a pass: q < 8 for radix 2 (n / 2 <= 1024
-          // of them), 4 for radix 4 (512), 2 for radix 8 (256), 6 for radix 3 (682), 4 for
-          // radix 5 (409).
-          // The first pass is of radix 2 when 2^a (the power of two in n, <= 2048) has a = 1
-          // mod 3 (bits 1, 4, 7, 10: 1170), of radix 4 when a = 2 mod 3 (bits 2, 5, 8, 11:
-          // 2340), of radix 8 when a >= 3 is a multiple of 3, else (n odd) of radix 3 or 5.
-          %bits1 = arith.constant 1170 : index
-          %bits2 = arith.constant 2340 : index
+          // of them), 4 for radix 4 (512), 2 for radix 8 (256), 1 for radix 16 (128), 6 for
+          // radix 3 (682), 4 for radix 5 (409).
+          // The power-of-two passes take radix 16 where that saves a pass over radix 8 (2^a with
+          // a = 4, 7, 8, 10, 11: bits 3472; ireesht/fourier.py fft_passes), else radix 8; a
+          // first pass of the remainder's radix comes first: of radix 2 when a = 1 (bit 2), of
+          // radix 4 when a = 2, 5, 10 (bits 1060), of radix 8 when a = 3, 6, 7, 9, 11 (bits
+          // 2760), of radix 16 when a = 4, 8 (bits 272), else (n odd) of radix 3 or 5.
+          %bits1 = arith.constant 2 : index
+          %bits2 = arith.constant 1060 : index
+          %bits3 = arith.constant 2760 : index
+          %bits4 = arith.constant 272 : index
+          %bits16 = arith.constant 3472 : index
           %c8r = arith.constant 8 : index
           %c14r = arith.constant 14 : index
+          %c16r = arith.constant 16 : index
+          %c30r = arith.constant 30 : index
           %c3s = arith.constant 3 : index
+          %c4s = arith.constant 4 : index
           %negn = arith.subi %c0, %n : index
           %pow2 = arith.andi %n, %negn : index
           %n1 = arith.andi %pow2, %bits1 : index
           %first2 = arith.cmpi ne, %n1, %c0 : index
           %n2 = arith.andi %pow2, %bits2 : index
           %first4 = arith.cmpi ne, %n2, %c0 : index
-          %first8 = arith.cmpi uge, %pow2, %c8r : index
+          %n3 = arith.andi %pow2, %bits3 : index
+          %first8 = arith.cmpi ne, %n3, %c0 : index
+          %n4 = arith.andi %pow2, %bits4 : index
+          %first16 = arith.cmpi ne, %n4, %c0 : index
+          %n16 = arith.andi %pow2, %bits16 : index
+          %use16 = arith.cmpi ne, %n16, %c0 : index
           %nb8 = arith.shrui %n, %c3s : index
+          %nb16 = arith.shrui %n, %c4s : index
           // the rotations of a pass: its block of ireesht/fourier.py (from float %tb); the next
           // pass's block follows its (R - 1) p rows (none for a first pass of radix 2)
           %tb0 = arith.muli %np, %c2 : index
@@ -781,27 +796,73 @@ ${radix8_first}
                 %tbn = arith.addi %tb0, %c14r : index
                 scf.yield %c8r, %tbn : index, index
               } else {
+                %p16, %tb16 = scf.if %first16 -> (index, index) {
+                  %last = arith.cmpi eq, %n, %c16r : index
+                  %glob = arith.andi %out_global, %last : i1
+                  scf.if %stage_first16 {
+                    // %srcm's inputs staged in workgroup memory first (the synthesis: a radix-16
+                    // first pass of 16 folds per thread took 94 registers for the whole kernel)
+                    %c128z = arith.constant 128 : index
+                    scf.for %kz = %tid to %n step %c128z {
+                      %zr, %zi = func.call @src(%srcm, %sbase, %tw, %n, %lim, %kz)
+                          : (memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+                      %kzh = arith.addi %kz, %half : index
+                      memref.store %zr, %sm[%kz] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+                      memref.store %zi, %sm[%kzh] : memref<4096x${ft}, #gpu.address_space<workgroup>>
+                    }
+                    gpu.barrier
+${radix16_staged}
+                  } else {
+${radix16_first}
+                  }
+                  gpu.barrier
+                  %tbn = arith.addi %tb0, %c30r : index
+                  scf.yield %c16r, %tbn : index, index
+                } else {
 ${odd_first}
+                }
+                scf.yield %p16, %tb16 : index, index
               }
               scf.yield %p8, %tb8 : index, index
             }
             scf.yield %p4, %tb4 : index, index
           }
-          %p4, %tb4 = scf.while (%p = %p1, %tb = %tb1) : (index, index) -> (index, index) {
-            %go = arith.cmpi ult, %p, %pow2 : index
-            scf.condition(%go) %p, %tb : index, index
-          } do {
-          ^bb0(%p: index, %tb: index):
-            %pm1 = arith.subi %p, %c1 : index
-            %p2 = arith.muli %p, %c2 : index
-            %pn = arith.muli %p, %c8r : index
-            %last = arith.cmpi eq, %pn, %n : index
-            %glob = arith.andi %out_global, %last : i1
+          %p4, %tb4 = scf.if %use16 -> (index, index) {
+            %pe, %tbe = scf.while (%p = %p1, %tb = %tb1) : (index, index) -> (index, index) {
+              %go = arith.cmpi ult, %p, %pow2 : index
+              scf.condition(%go) %p, %tb : index, index
+            } do {
+            ^bb0(%p: index, %tb: index):
+              %pm1 = arith.subi %p, %c1 : index
+              %p2 = arith.muli %p, %c2 : index
+              %pn = arith.muli %p, %c16r : index
+              %last = arith.cmpi eq, %pn, %n : index
+              %glob = arith.andi %out_global, %last : i1
+${radix16_calls}
+              gpu.barrier
+              %p30 = arith.muli %p, %c30r : index
+              %tbn = arith.addi %tb, %p30 : index
+              scf.yield %pn, %tbn : index, index
+            }
+            scf.yield %pe, %tbe : index, index
+          } else {
+            %pe, %tbe = scf.while (%p = %p1, %tb = %tb1) : (index, index) -> (index, index) {
+              %go = arith.cmpi ult, %p, %pow2 : index
+              scf.condition(%go) %p, %tb : index, index
+            } do {
+            ^bb0(%p: index, %tb: index):
+              %pm1 = arith.subi %p, %c1 : index
+              %p2 = arith.muli %p, %c2 : index
+              %pn = arith.muli %p, %c8r : index
+              %last = arith.cmpi eq, %pn, %n : index
+              %glob = arith.andi %out_global, %last : i1
 ${radix8_calls}
-            gpu.barrier
-            %p14 = arith.muli %p, %c14r : index
-            %tbn = arith.addi %tb, %p14 : index
-            scf.yield %pn, %tbn : index, index
+              gpu.barrier
+              %p14 = arith.muli %p, %c14r : index
+              %tbn = arith.addi %tb, %p14 : index
+              scf.yield %pn, %tbn : index, index
+            }
+            scf.yield %pe, %tbe : index, index
           }
           // radix 3 and 5, for an n that is no power of two (2^a < n); their last pass leaves y
           // in workgroup memory (%mixed: the synthesis writes the row from there)

@@ -8,8 +8,8 @@
 // Same algorithm as kernels/wgsl/fft_synth.wgsl, which explains the math:
 //  * FAST, NP even with 4 <= NP <= 4096 and NP/2 = 2^a 3^b 5^c (ireesht/fourier.py fft_path):
 //    Hermitian spectrum folded into the NP/2-point complex spectrum of z_n = f_2n + i f_2n+1,
-//    inverted by a Stockham FFT in workgroup memory (one radix-2 or radix-4 pass where 3
-//    does not divide a, radix-8 passes, then radix 3 and radix 5), written out
+//    inverted by a Stockham FFT in workgroup memory (passes of radix 16 or 8 after one of
+//    the remainder's radix, then radix 3 and radix 5: ireesht/fourier.py fft_passes), written out
 //    interleaved. The fold is the first pass's input (@src: nothing staged before it), and
 //    on rows of a power of two the last pass writes the row. The WGSL kernel takes this
 //    path for powers of two only.
@@ -133,11 +133,12 @@ ${fft_funcs}
           %sbase = arith.addi %Fb, %c0 : index
           %lim = arith.addi %mmax, %c0 : index
           %out_global = arith.constant true
+          %stage_first16 = arith.constant true
           %dst = memref.cast %f : memref<?x${ft}, #hal.descriptor_type<storage_buffer>> to memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
           %dbase = arith.addi %fb, %c0 : index
 ${fft_core}
-          // Rows of a power of two points were written by the last pass (a radix-8 one, or the
-          // first); the others' last pass, of radix 3 or 5, left y in workgroup memory (their
+          // Rows of a power of two points were written by the last pass (of radix 16 or 8, or
+          // the first); the others' last pass, of radix 3 or 5, left y in workgroup memory (their
           // stores to the row were slower: H200, 721 x 1440, one field, 18.5 against 16 us):
           // f_2n = Re z_n, f_2n+1 = Im z_n, a coalesced row write (scalar accesses: vector<2>
           // loads and stores of the row crash the pipeline creation of NVIDIA's Vulkan driver
