@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import math
 import string
 from pathlib import Path
@@ -263,7 +264,7 @@ def _contribute(kp: int, nf: int, ft: str, part: int, lane_group: int, stride: i
     return "\n".join(lines)
 
 
-def fft_pass_calls(ft: str, mixed: bool) -> dict[str, str]:
+def fft_pass_calls(ft: str, mixed: bool, nphi: int = 0) -> dict[str, str]:
     """The unrolled passes of fft_core.mlir: ``radix{16,8,3,5}_calls`` (a pass over a
     thread's butterflies tid + 128 q, q < 1 for radix 16, 2 for radix 8, 6 for radix 3, 4
     for radix 5, each butterfly's outputs in named values, all stored after the barrier),
@@ -272,7 +273,10 @@ def fft_pass_calls(ft: str, mixed: bool) -> dict[str, str]:
     stored at once; q < 8 for radix 2, 4 for radix 4, 2 for radix 8; the synthesis stages a
     radix-16 first pass's inputs in workgroup memory, ``radix16_staged``), and
     ``fft_mixed``. Without ``mixed`` (``fourier.fft_mixed``) the radix-3 and radix-5 passes
-    are left out and the kernels take the FFT for powers of two only."""
+    are left out and the kernels take the FFT for powers of two only. With ``nphi`` (on the
+    FFT path) only the power-of-two passes of rows of ``nphi`` points are kept, and the
+    kernels take the FFT for that length only (``fft_np``): their compile time, which the
+    code of every other length's passes had made 1.5x as long, is back (0: every pass)."""
     sm = f"memref<4096x{ft}, #gpu.address_space<workgroup>>"
     tw = f"memref<?x{ft}, #hal.descriptor_type<storage_buffer>>"
     src, src_types = "%fp, %srcm, %sbase, %n, %lim", f"i1, {tw}, index, index, index"
@@ -343,6 +347,16 @@ def fft_pass_calls(ft: str, mixed: bool) -> dict[str, str]:
         out["odd_first"] = f"{pad}scf.yield %c1, %tb0 : index, index"
         out["radix3_calls"] = out["radix5_calls"] = ""
     out["fft_mixed"] = "true" if mixed else "false"
+    out["fft_np"] = str(nphi)
+    if nphi:
+        passes = fourier.fft_passes(nphi // 2, fourier.RADIX["mlir"])
+        first, later = passes[0][0], {r for r, _ in passes[1:]}
+        for key in ("radix2_first", "radix4_first", "radix8_first", "radix16_first",
+                    "radix16_staged", "radix8_calls", "radix16_calls"):
+            radix = int(key[5:].split("_")[0])
+            if radix != (first if key.endswith(("first", "staged")) else radix) or (
+                    key.endswith("calls") and radix not in later):
+                out[key] = ""
     return out
 
 
@@ -358,11 +372,11 @@ def fft_radix16(ft: str, direction: dict) -> str:
     plus, minus = direction["plus_s"], direction["minus_s"]
     pad = " " * 12
     lines: list[str] = []
-    count = iter(range(10 ** 6))
+    count = itertools.count()
 
-    def op(kind: str, a: str, b: str) -> str:
+    def op(kind: str, *operands: str) -> str:
         name = f"%v{next(count)}"
-        lines.append(f"{pad}{name} = arith.{kind} {a}, {b} : {ft}")
+        lines.append(f"{pad}{name} = arith.{kind} {', '.join(operands)} : {ft}")
         return name
 
     def cadd(a, b):
@@ -378,18 +392,19 @@ def fft_radix16(ft: str, direction: dict) -> str:
                 csub(s02, s13), (op(plus, d02[0], d13[1]), op(minus, d02[1], d13[0]))]
 
     def rotate(x, j):
-        # x w16^(s j) = x (cos(pi j / 8) + s i sin(pi j / 8))
-        j %= 16
+        # x w16^(s j) = x (cos(pi j / 8) + s i sin(pi j / 8)); j = r1 t2 < 10
         if j == 0:
             return x
         if j == 4:  # s i
-            return op(minus, "%zero", x[1]), op(plus, "%zero", x[0])
+            if direction["sign"] == "+":
+                return op("negf", x[1]), x[0]
+            return x[1], op("negf", x[0])
         re = op(minus, op("mulf", x[0], f"%cos{j}"), op("mulf", x[1], f"%sin{j}"))
         im = op(plus, op("mulf", x[1], f"%cos{j}"), op("mulf", x[0], f"%sin{j}"))
         return re, im
 
-    consts = [f"          %cos{j} = arith.constant {math.cos(math.pi * j / 16 * 2):.20f} : {ft}\n"
-              f"          %sin{j} = arith.constant {math.sin(math.pi * j / 16 * 2):.20f} : {ft}"
+    consts = [f"          %cos{j} = arith.constant {math.cos(math.pi * j / 8):.20f} : {ft}\n"
+              f"          %sin{j} = arith.constant {math.sin(math.pi * j / 8):.20f} : {ft}"
               for j in (1, 2, 3, 6, 9)]
     a = [(f"%a{t}r", f"%a{t}i") for t in range(16)]
     b = [dft4([a[4 * t1 + t2] for t1 in range(4)]) for t2 in range(4)]
@@ -405,17 +420,19 @@ def fft_radix16(ft: str, direction: dict) -> str:
              f"%srcm, %sbase, %n, %lim) : {get_t}"]
     prev_i, prev_t = "%i", None
     for t in range(1, 16):
+        # a_t = x[i + t n/16] rotated by the block's entry (t - 1) p + k
+        step = "%tb, %k2" if t == 1 else f"{prev_t}, %p2"
         loads += [f"{pad}%i{t} = arith.addi {prev_i}, %nb16 : index",
-                  f"{pad}%t{t} = arith.addi " + (f"%tb, %k2" if t == 1 else f"{prev_t}, %p2") + " : index",
-                  f"{pad}%a{t}r, %a{t}i = func.call @get(%first, %true, %sm, %tw, %i{t}, %half, %t{t}, "
-                  f"%srcm, %sbase, %n, %lim) : {get_t}"]
+                  f"{pad}%t{t} = arith.addi {step} : index",
+                  f"{pad}%a{t}r, %a{t}i = func.call @get(%first, %true, %sm, %tw, %i{t}, %half, "
+                  f"%t{t}, %srcm, %sbase, %n, %lim) : {get_t}"]
         prev_i, prev_t = f"%i{t}", f"%t{t}"
     zeros = ", ".join(["%zero"] * 32)
     radix = "\n".join([
-        "        // Radix-16 butterfly %i (when %in) of a pass with sub-transform length p (%pm1 = p - 1,",
-        "        // %p2 = 2 p), rotations exp(2 pi i r k / (16 p)) from %tw[%tb] (the pass's block of",
-        "        // ireesht/fourier.py): y_r = sum_t x[i + t n/16] w^(t k) exp(s 2 pi i r t / 16), generated",
-        "        // by ireesht/kernels_mlir.py fft_radix16.",
+        "        // Radix-16 butterfly %i (when %in) of a pass with sub-transform length p (%pm1 =",
+        "        // p - 1, %p2 = 2 p), rotations exp(2 pi i r k / (16 p)) from %tw[%tb] (the pass's",
+        "        // block of ireesht/fourier.py): y_r = sum_t x[i + t n/16] w^(t k) exp(s 2 pi i r t",
+        "        // / 16). Generated by ireesht/kernels_mlir.py fft_radix16.",
         f"        func.func private @radix16(%in: i1, %sm: {sm}, %tw: {tw},",
         f"            %i: index, %nb16: index, %half: index, %pm1: index, %p2: index, %tb: index, "
         f"%first: i1, %srcm: {tw}, %sbase: index, %n: index, %lim: index) -> ({outs}) {{",
@@ -494,15 +511,18 @@ def legendre_values(plan: Plan, nf: int, kp: int, ft: str) -> dict:
                 pin="true" if plan.target == "cuda" else "ord")
 
 
-def stage_values(plan: Plan, values: dict) -> dict[str, dict]:
-    """The substitutions of each stage template (see the module doc)."""
+def stage_values(plan: Plan, values: dict, every_fft_pass: bool = False) -> dict[str, dict]:
+    """The substitutions of each stage template (see the module doc); the Fourier stages with
+    the FFT passes of the plan's row length only, or of every length (``fft_pass_calls``)."""
     _, _, pipeline = executable_target(plan)
     if values["ft"] not in FLOAT_FORMATS:
         raise ValueError(f"dtype={plan.dtype!r}: the mlir kernels have no {values['ft']} layout yet")
     common = {**values, **FLOAT_FORMATS[values["ft"]], "target": "#target", "pipeline": pipeline}
     core = split_sections((kernels_dir() / "legendre_core.mlir").read_text(), "part")
     fft_parts = split_sections((kernels_dir() / "fft_core.mlir").read_text(), "part")
-    fft_calls = fft_pass_calls(values["ft"], fourier.fft_mixed(plan.nphi))
+    fft_calls = fft_pass_calls(values["ft"], fourier.fft_mixed(plan.nphi),
+                               0 if every_fft_pass or not fourier.fft_path(plan.nphi)
+                               else plan.nphi)
     out = {}
     for stage in STAGES:
         v = {**common, "exe": stage}

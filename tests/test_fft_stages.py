@@ -158,7 +158,7 @@ def mlir_module(target: str, nls=NLS, dtype: str = "float32", nphi: int = 12) ->
     parts = []
     for nl in nls:
         plan = mlir_plan(target, nl, dtype, nphi)
-        values = kernels_mlir.stage_values(plan, template_values(plan))
+        values = kernels_mlir.stage_values(plan, template_values(plan), every_fft_pass=True)
         for stage, wrapper in (("fft_synth", MLIR_SYNTH), ("fft_analys", MLIR_ANALYS)):
             v = {**values[stage], "exe": f"{stage}_{nl}", "nl": nl}
             template = string.Template((kernels_mlir.kernels_dir() / f"{stage}.mlir").read_text())

@@ -45,7 +45,14 @@
           }
           %fast0 = arith.andi %even, %ge4 : i1
           %fast1 = arith.andi %fast0, %le : i1
-          %fast = arith.andi %fast1, %smooth : i1
+          %fast2 = arith.andi %fast1, %smooth : i1
+          // a kernel rendered with the passes of one row length only (${fft_np} = NP; 0: every
+          // length) takes the DIRECT path for any other
+          %only = arith.constant ${fft_np} : index
+          %any = arith.cmpi eq, %only, %c0 : index
+          %this = arith.cmpi eq, %np, %only : index
+          %ours = arith.ori %any, %this : i1
+          %fast = arith.andi %fast2, %ours : i1
           %tail = arith.select %fast, %nhalf, %c0 : index
           %rows = arith.addi %np, %tail : index
           %ntw = arith.muli %rows, %c2 : index
