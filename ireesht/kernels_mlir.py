@@ -348,15 +348,26 @@ def fft_pass_calls(ft: str, mixed: bool, nphi: int = 0) -> dict[str, str]:
         out["radix3_calls"] = out["radix5_calls"] = ""
     out["fft_mixed"] = "true" if mixed else "false"
     out["fft_np"] = str(nphi)
+    # fourier.fft_passes's choice for each power of two 2^a <= 2048 the kernels take: the
+    # masks of those whose first pass is of radix R, and of those with radix-16 passes
+    out.update({f"first_bits_{r}": "0" for r in (2, 4, 8, 16)}, radix16_bits="0")
+    for a in range(1, 12):
+        radices = [r for r, _ in fourier.fft_passes(1 << a, fourier.RADIX["mlir"])]
+        key = f"first_bits_{radices[0]}"
+        out[key] = str(int(out[key]) | 1 << a)
+        if 16 in radices:
+            out["radix16_bits"] = str(int(out["radix16_bits"]) | 1 << a)
     if nphi:
         passes = fourier.fft_passes(nphi // 2, fourier.RADIX["mlir"])
         first, later = passes[0][0], {r for r, _ in passes[1:]}
-        for key in ("radix2_first", "radix4_first", "radix8_first", "radix16_first",
-                    "radix16_staged", "radix8_calls", "radix16_calls"):
-            radix = int(key[5:].split("_")[0])
-            if radix != (first if key.endswith(("first", "staged")) else radix) or (
-                    key.endswith("calls") and radix not in later):
-                out[key] = ""
+        for r in (2, 4, 8, 16):
+            if r != first:
+                out[f"radix{r}_first"] = ""
+        if first != 16:
+            out["radix16_staged"] = ""
+        for r in (8, 16):
+            if r not in later:
+                out[f"radix{r}_calls"] = ""
     return out
 
 

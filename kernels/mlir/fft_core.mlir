@@ -744,16 +744,16 @@ ${radix16_funcs}
           // thread has the butterflies tid + 128 q of a pass: q < 8 for radix 2 (n / 2 <= 1024
           // of them), 4 for radix 4 (512), 2 for radix 8 (256), 1 for radix 16 (128), 6 for
           // radix 3 (682), 4 for radix 5 (409).
-          // The power-of-two passes take radix 16 where that saves a pass over radix 8 (2^a with
-          // a = 4, 7, 8, 10, 11: bits 3472; ireesht/fourier.py fft_passes), else radix 8; a
-          // first pass of the remainder's radix comes first: of radix 2 when a = 1 (bit 2), of
-          // radix 4 when a = 2, 5, 10 (bits 1060), of radix 8 when a = 3, 6, 7, 9, 11 (bits
-          // 2760), of radix 16 when a = 4, 8 (bits 272), else (n odd) of radix 3 or 5.
-          %bits1 = arith.constant 2 : index
-          %bits2 = arith.constant 1060 : index
-          %bits3 = arith.constant 2760 : index
-          %bits4 = arith.constant 272 : index
-          %bits16 = arith.constant 3472 : index
+          // The power-of-two passes take radix 16 where that saves a pass over radix 8, else
+          // radix 8, after a first pass of the remainder's radix (n odd: of radix 3 or 5):
+          // ireesht/fourier.py fft_passes, whose choice for each 2^a comes as the masks of the
+          // powers of two 2^a whose first pass is of radix 2, 4, 8, 16, and that take radix 16
+          // (kernels_mlir.fft_pass_calls).
+          %bits1 = arith.constant ${first_bits_2} : index
+          %bits2 = arith.constant ${first_bits_4} : index
+          %bits3 = arith.constant ${first_bits_8} : index
+          %bits4 = arith.constant ${first_bits_16} : index
+          %bits16 = arith.constant ${radix16_bits} : index
           %c8r = arith.constant 8 : index
           %c14r = arith.constant 14 : index
           %c16r = arith.constant 16 : index
