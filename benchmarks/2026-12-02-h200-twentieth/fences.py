@@ -1,8 +1,9 @@
-"""On the GPU machine, `fences.py DIR TAG [TARGET]`: what the chained waits cost. For each module
-DIR/TAG/l*_b1, the rate of runs of 300 enqueued calls (median of 5, after a warm-up run):
-as Session.enqueue makes them (call k waits for value k of the module's timeline and
-signals k + 1), and with each call waiting on value 0 only (already reached: the calls'
-order is then the driver's queue order, not a fence); and the result of 300 roundtrips in place
+"""On the GPU machine, `fences.py DIR TAG [TARGET [KERNELS]]`: what the chained waits
+cost. For each module DIR/TAG/l*_b1, the rate of runs of 300 enqueued calls (median of 5,
+after a warm-up run; in brackets the host's loop without the final wait): as
+Session.enqueue makes them (call k waits for value k of the module's timeline and signals
+k + 1), and with each call waiting on value 0 only (already reached: the calls' order is
+then the driver's queue order, not a fence); and the result of 300 roundtrips in place
 (synth q -> f, analys f -> q), relative difference between the two ways (0 when order was
 kept)."""
 import sys
@@ -28,20 +29,23 @@ def make_enqueue(s, chained):
 
 
 def rate(mod, call, n=300, rounds=5):
-    out = []
+    """us per call of runs of n calls, and the host's part (the loop without the wait)."""
+    out, host = [], []
     for r in range(rounds + 1):
         t0 = time.perf_counter()
         for _ in range(n):
             call()
+        host.append((time.perf_counter() - t0) / n * 1e6)
         mod.synchronize()
         out.append((time.perf_counter() - t0) / n * 1e6)
-    return float(np.median(out[1:]))
+    return f"{np.median(out[1:]):.1f} (host {np.median(host[1:]):.1f})"
 
 
 root, tag = Path(sys.argv[1]), sys.argv[2]
 target = sys.argv[3] if len(sys.argv) > 3 else "cuda"
+kernels = sys.argv[4] if len(sys.argv) > 4 else None
 for path in sorted((root / tag).glob("l*_b1")):
-    mod = ireesht.load(path, target)
+    mod = ireesht.load(path, target, kernels=kernels)
     q, q_host, q_dev, f_out, q_out = device_inputs(mod, 1, np.random.default_rng(7))
     s, p = mod._session, mod.plan
     res = {}
@@ -65,6 +69,6 @@ for path in sorted((root / tag).glob("l*_b1")):
         res[chained] = (tsy, tan, mod.to_numpy(qc))
     else:
         d = np.linalg.norm(res[True][2] - res[False][2]) / np.linalg.norm(res[True][2])
-        print(f"{tag} {path.name:16s} enqueued rate, us: chained waits {res[True][0]:.1f} / "
-              f"{res[True][1]:.1f}; no waits {res[False][0]:.1f} / {res[False][1]:.1f}; "
+        print(f"{tag} {path.name:16s} enqueued rate, us: chained waits {res[True][0]} / "
+              f"{res[True][1]}; no waits {res[False][0]} / {res[False][1]}; "
               f"results differ by {d:.1e}", flush=True)
