@@ -26,9 +26,11 @@ from ireesht.host import cpu_baselines, cpu_id
 # 2, 3 and 5 but no power of two (1440) holds the rows of the FFT passes too; 8: the
 # analysis of "ishioka" float32 plans of one field on grids of up to 384 pairs takes the
 # chain table; 9: the MLIR family's FFT runs radix-8 passes, whose rotations the twiddle
-# table's pass rows hold; 10: radix-16 passes where they save one (fourier.fft_passes). A
-# module compiled before exports other functions or takes other tables.
-MANIFEST_VERSION = 10
+# table's pass rows hold; 10: radix-16 passes where they save one (fourier.fft_passes); 11:
+# plans name their analysis's recurrence where it is not the synthesis's (CUDA batch plans:
+# the analysis on tensor cores takes the chain table). A module compiled before exports
+# other functions or takes other tables.
+MANIFEST_VERSION = 11
 MANIFEST = "manifest.json"
 # the order in which load() prefers artifacts when no target is asked for
 TARGET_PREFERENCE = ("cuda", "vulkan", "metal", "cpu")

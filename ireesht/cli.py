@@ -187,9 +187,11 @@ def main(argv: list[str] | None = None) -> int:
                         "batches)")
     b.add_argument("--recurrence", default="auto", choices=("auto", *RECURRENCES),
                    help="the Legendre recurrence on the GPU targets that run it (auto: ishioka "
-                        "on CUDA for single fields, standard elsewhere; ishioka with "
-                        "--fields-per-thread 4 on CUDA: the Legendre stages on tensor cores, "
-                        "for batches of 8 fields and more at lmax 511-1023)")
+                        "on CUDA for single fields; with --fields-per-thread 4 on CUDA, "
+                        "standard in the synthesis and ishioka on tensor cores in the "
+                        "analysis at lmax 511-1023; standard elsewhere; ishioka with "
+                        "--fields-per-thread 4 on CUDA: both Legendre stages on tensor cores, "
+                        "for batches of 16 fields)")
     b.add_argument("--cpu-baselines", default="x86-64-v3,aarch64",
                    help="CPU modules to build (comma-separated): " + ",".join(CPU_BASELINES))
     b.add_argument("--out", required=True)

@@ -38,6 +38,9 @@ def _paths(dtype: str) -> list[tuple[str, str, dict]]:
             else:
                 found.append((target, family, {}))
                 if family == "mlir" and target in LANE_SUM_TARGETS:  # the analysis's lane sums
+                    found.append((target, family, {"fields_per_thread": 4,
+                                                   "recurrence": "standard"}))
+                    # "auto": on tensor cores where the grid allows (else the same plan)
                     found.append((target, family, {"fields_per_thread": 4}))
                 if family == "mlir" and target in ISHIOKA_TARGETS:  # the other recurrence
                     other = "standard" if target == "cuda" else "ishioka"
@@ -58,9 +61,13 @@ def _modules(lmax: int, grid: str, dtype: str, artifacts_dir: str | None, sizes:
         for e in artifacts.runnable(manifest["artifacts"], runtime.available_drivers()):
             yield e["target"], e["kernels"], load_entry(manifest, e)
         return
+    seen = set()
     for target, family, overrides in _paths(dtype):
         plan = Plan.create(lmax, grid=grid, target=target, dtype=dtype, kernels=family,
                            **sizes, **overrides)
+        if plan in seen:  # two paths that are one plan on this grid
+            continue
+        seen.add(plan)
         try:
             yield target, family, _build(plan, use_cache=True)
         except runtime.ExecutableLoadError as e:  # e.g. no subgroup arithmetic here

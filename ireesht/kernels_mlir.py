@@ -195,7 +195,7 @@ def executable_target(plan: Plan) -> tuple[str, str, str]:
         return ("metal", f'#hal.executable.target<"metal-spirv", "metal-msl-fb", '
                 f"{{iree_codegen.target_info = #iree_gpu.target<{info}>}}>", spirv)
     if plan.target == "vulkan":
-        f64 = plan.dtype == "float64" or plan.recurrence == "ishioka"
+        f64 = plan.dtype == "float64" or "ishioka" in (plan.recurrence, plan.analys_recurrence)
         wgp = _WGP.format(compute="fp64|fp32|int64|int32" if f64 else "fp32|int32",
                           storage="b64|b32" if f64 else "b32",
                           subgroup="none",
@@ -638,14 +638,20 @@ def _ishioka_synth_values(plan: Plan, v: dict, core: dict[str, str]) -> dict:
     return out
 
 
+def _mma_plan(plan: Plan) -> bool:
+    """Whether a plan is one the tensor-core kernels serve: CUDA, float32 data,
+    ``fields_per_thread=4`` (the batch plans), a grid of ``MMA_PAIRS`` latitude pairs or more,
+    and every seed live (the kernels have no careful loop)."""
+    return (plan.kernels == "mlir" and plan.target == "cuda" and plan.dtype == "float32"
+            and plan.fields_per_thread == 4 and plan.npairs >= MMA_PAIRS
+            and _lowest_level(plan) >= 0)
+
+
 def mma_synthesis(plan: Plan) -> bool:
     """Whether the plan's Legendre synthesis runs leg_synth_mma.mlir (tensor cores,
-    ``MMA_FIELDS`` fields per workgroup): CUDA, float32 data, the "ishioka" recurrence,
-    ``fields_per_thread=4`` (the batch plans), a grid of ``MMA_PAIRS`` latitude pairs or more,
-    and every seed live (the kernel has no careful loop)."""
-    return (plan.kernels == "mlir" and plan.target == "cuda" and plan.dtype == "float32"
-            and plan.recurrence == "ishioka" and plan.fields_per_thread == 4
-            and plan.npairs >= MMA_PAIRS and _lowest_level(plan) >= 0)
+    ``MMA_FIELDS`` fields per workgroup): the "ishioka" recurrence on a plan of
+    ``_mma_plan``."""
+    return plan.recurrence == "ishioka" and _mma_plan(plan)
 
 
 def _mma_synth_values(plan: Plan, v: dict, core: dict[str, str]) -> dict:
@@ -765,9 +771,11 @@ def _mma_store(z: dict, ft: str) -> str:
 
 def mma_analysis(plan: Plan) -> bool:
     """Whether the plan's Legendre analysis runs leg_analys_mma.mlir (tensor cores,
-    ``MMA_ANALYS_FIELDS`` fields per workgroup): the plans of ``mma_synthesis`` whose grid
-    has at most ``MMA_ANALYS_PAIRS`` latitude pairs."""
-    return mma_synthesis(plan) and plan.npairs <= MMA_ANALYS_PAIRS
+    ``MMA_ANALYS_FIELDS`` fields per workgroup): the "ishioka" recurrence in the analysis
+    (``Plan.analys_recurrence``) on a plan of ``_mma_plan`` whose grid has at most
+    ``MMA_ANALYS_PAIRS`` latitude pairs."""
+    return (plan.analys_recurrence == "ishioka" and plan.npairs <= MMA_ANALYS_PAIRS
+            and _mma_plan(plan))
 
 
 def _mma_analys_values(plan: Plan, v: dict, core: dict[str, str]) -> dict:
@@ -962,9 +970,9 @@ def _ishioka_analys_shape(plan: Plan) -> dict | None:
 
 def ishioka_analysis(plan: Plan) -> bool:
     """Whether the plan's Legendre analysis runs leg_analys_ishioka.mlir: the "ishioka"
-    recurrence, float32 data, one field per thread, a grid whose pairs one workgroup holds
+    recurrence in the analysis, float32 data, one field per thread, a grid whose pairs one workgroup holds
     (``_ishioka_analys_shape``), and every seed live (the kernel has no careful loop)."""
-    return (plan.kernels == "mlir" and plan.recurrence == "ishioka"
+    return (plan.kernels == "mlir" and plan.analys_recurrence == "ishioka"
             and plan.dtype == "float32" and analys_fields_per_thread(plan) == 1
             and _ishioka_analys_shape(plan) is not None and _lowest_level(plan) >= 0)
 

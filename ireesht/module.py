@@ -196,7 +196,8 @@ def _variants(plan: Plan) -> dict:
         from ireesht.kernels_mlir import ishioka_analysis, mma_analysis, mma_synthesis
 
         lanes = analys_lane_group(plan, nf) > 1
-        out["recurrence"] = plan.recurrence
+        out["recurrence"] = (plan.recurrence if plan.analys_recurrence == plan.recurrence
+                             else f"{plan.recurrence}, analysis {plan.analys_recurrence}")
         if mma_synthesis(plan):
             out["synthesis_sums"] = "tensor cores"
         out["analysis_reduction"] = ("tensor cores" if mma_analysis(plan) else
@@ -260,7 +261,9 @@ def compile(
         for batches of many fields (the CPU kernels always share it among 4; the float64
         analysis on CUDA among 2 at most, ``info["analysis_fields_per_thread"]``)
     recurrence : the Legendre recurrence: "auto" ("ishioka" on CUDA with
-        ``fields_per_thread=1``, else "standard"), "standard" (in the plan's dtype) or
+        ``fields_per_thread=1``; on CUDA with ``fields_per_thread=4``, float32, "standard"
+        in the synthesis and "ishioka" in the analysis where it runs on tensor cores, below;
+        else "standard"), "standard" (in the plan's dtype) or
         "ishioka" (a float64 recurrence whatever the dtype, in the synthesis: in float32 ten
         times more accurate with one field per thread, 1.3-1.4x with several, which sum in
         float32; faster for single fields where float64 runs at half the float32 rate, as
@@ -276,7 +279,8 @@ def compile(
         default (H200, lmax 1023: Legendre synthesis 13% and analysis 37% faster, roundtrip error
         4.2e-7 against 1.6e-6; ``info["variants"]["synthesis_sums"]`` and
         ``["analysis_reduction"]`` say "tensor cores"); other batches pay for whole groups
-        of 16 and 8 (4 fields: slower than the default)
+        of 16 and 8 (4 fields: slower than the float32 scheme), which is why "auto" runs
+        only the analysis there (at most 5% slower up to 4 fields, 36% faster from 8)
     use_cache : reuse a module compiled earlier for the same plan
 
     Returns
@@ -301,7 +305,7 @@ def compile(
             raise ValueError(f"dtype='float64': the {target} device cannot run float64 "
                              f"kernels (no shaderFloat64?); expected dtype='float32' here, "
                              f"or target='cpu'") from None
-        if plan.recurrence == "ishioka":
+        if "ishioka" in (plan.recurrence, plan.analys_recurrence):
             raise ValueError(f"recurrence='ishioka': the {target} device cannot run float64 "
                              f"kernels (no shaderFloat64?); expected recurrence='standard' "
                              f"here") from None

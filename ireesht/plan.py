@@ -61,6 +61,11 @@ ISHIOKA_ANALYS_TABLES = ("xtab", "seedtab", "polar", "chain", "wtab", "twiddle")
 # a recurrence the sums are most of the work (16 fields, four per thread, lmax 1023: 1030
 # us with the standard scheme, 1937 with float64 sums, 1097 with float32 ones), and consumer
 # GPUs run float64 at 1/32 to 1/64 of the float32 rate (Metal has none): "standard" there.
+# For CUDA batch plans (four fields per thread) "auto" keeps "standard" for the synthesis and
+# takes "ishioka" for the analysis where it runs on tensor cores (kernels_mlir.mma_analysis):
+# lmax 1023, analysis enqueued, 4 / 8 / 16 fields per call 0.381 -> 0.399 / 0.730 -> 0.464 /
+# 1.416 -> 0.914 ms, error 9.4e-7 -> 2.9e-7; the synthesis on tensor cores runs 16 fields
+# whatever the batch and pays off near 16 only (BENCHMARKS.md eighteenth run).
 RECURRENCES = ("standard", "ishioka")
 ISHIOKA_TARGETS = ("cuda", "vulkan")
 
@@ -84,6 +89,10 @@ class Plan:
     recurrence : the Legendre recurrence, one of ``RECURRENCES`` ("ishioka": float64, MLIR
         kernels on CUDA or Vulkan devices with shaderFloat64; the synthesis's, and the
         analysis's where ``kernels_mlir`` has a kernel for it)
+    analysis_recurrence : the analysis's recurrence where it is not ``recurrence`` (None:
+        the same; ``analys_recurrence`` gives the one that runs): ``recurrence="auto"``
+        sets it to "ishioka" for the CUDA batch plans whose analysis then runs on tensor
+        cores (``kernels_mlir.mma_analysis``) while their synthesis keeps the float32 scheme
     cpu : for target "cpu", the instruction set the module is built for: "host" (this
         machine's, for modules compiled where they run) or a portable baseline of
         ``CPU_BASELINES`` (saved artifacts)
@@ -101,6 +110,7 @@ class Plan:
     subgroups: bool = True
     cpu: str = "host"
     recurrence: str = "standard"
+    analysis_recurrence: str | None = None
 
     @classmethod
     def create(
@@ -138,7 +148,8 @@ class Plan:
             raise ValueError(
                 f"fields_per_thread={fields_per_thread!r}: expected one of {FIELDS_PER_THREAD}"
             )
-        if recurrence == "auto":
+        auto = recurrence == "auto"
+        if auto:
             fast = target == "cuda" and kernels == "mlir" and fields_per_thread == 1
             recurrence = "ishioka" if fast else "standard"
         check_choice("recurrence", recurrence, RECURRENCES)
@@ -157,8 +168,15 @@ class Plan:
             raise ValueError(
                 f"nlat={nlat}: Gauss analysis of lmax={lmax} needs nlat >= lmax+1 = {lmax + 1}"
             )
-        return cls(int(lmax), int(mmax), grid, int(nlat), int(nphi), dtype, target, kernels,
+        plan = cls(int(lmax), int(mmax), grid, int(nlat), int(nphi), dtype, target, kernels,
                    int(fields_per_thread), bool(subgroups), recurrence=recurrence)
+        if auto and recurrence == "standard" and target == "cuda" and fields_per_thread == 4:
+            from ireesht.kernels_mlir import mma_analysis  # the MLIR kernels decide
+
+            mixed = dataclasses.replace(plan, analysis_recurrence="ishioka")
+            if mma_analysis(mixed):
+                return mixed
+        return plan
 
     # sizes -----------------------------------------------------------------
     @functools.cached_property  # read on every call of the device-array path (3.6 us)
@@ -177,6 +195,11 @@ class Plan:
     def exact(self) -> bool:
         """Whether analysis is exact (to rounding) for fields band-limited to lmax."""
         return self.make_grid().exact_lmax >= self.lmax
+
+    @property
+    def analys_recurrence(self) -> str:
+        """The recurrence of the analysis (``analysis_recurrence``, else ``recurrence``)."""
+        return self.analysis_recurrence or self.recurrence
 
     @property
     def synth_tables(self) -> tuple[str, ...]:
@@ -210,7 +233,7 @@ class Plan:
         ``stab (nlm,)``, ``wtab (npairs,)``, ``twiddle (fourier.twiddle_rows(nphi), 2)`` (its
         pass rows those of the plan's kernel family); all
         computed in float64 and rounded once (values that need more than float32 come as hi +
-        lo pairs; in float64 the lo parts are 0); with the "ishioka" recurrence also ``chain
+        lo pairs; in float64 the lo parts are 0); with the "ishioka" recurrence (either stage's) also ``chain
         (ishioka.offset(lmax, mmax + 1), 5)`` in float64 whatever the dtype
         (``ishioka.chain_table``).
         """
@@ -235,7 +258,7 @@ class Plan:
             "wtab": wtab,
             "twiddle": fourier.twiddle(self.nphi, dt, fourier.RADIX[self.kernels]),
         }
-        if self.recurrence == "ishioka":
+        if "ishioka" in (self.recurrence, self.analys_recurrence):
             out["chain"] = ishioka.chain_table(self.lmax, self.mmax)
         return out
 

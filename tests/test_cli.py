@@ -104,14 +104,24 @@ def test_check_compares_every_path_and_passes_here(vulkan, capsys):
 
 def test_check_runs_the_cuda_analysis_lane_sums(monkeypatch):
     # with a CUDA device, the check adds the MLIR path whose analysis sums over lanes
-    # (fields_per_thread >= 2) and the recurrence that is not CUDA's default: kernel
-    # variants of their own
-    from ireesht import comparison, runtime
+    # (fields_per_thread >= 2), the batch plan of "auto" (its analysis on tensor cores where
+    # the grid allows) and the recurrence that is not CUDA's default: kernel variants of
+    # their own
+    from ireesht import comparison, module, runtime
 
     monkeypatch.setattr(runtime, "available_drivers", lambda: ["cuda"])
     assert comparison._paths("float32") == [("cuda", "mlir", {}),
+                                            ("cuda", "mlir", {"fields_per_thread": 4,
+                                                              "recurrence": "standard"}),
                                             ("cuda", "mlir", {"fields_per_thread": 4}),
                                             ("cuda", "mlir", {"recurrence": "standard"})]
+    # where "auto" gives the batch plan the float32 scheme too, that path is not run twice
+    monkeypatch.setattr(module, "_build", lambda plan, use_cache: plan)
+    sizes = dict(mmax=None, nlat=None, nphi=None)
+    plans = [p for _, _, p in comparison._modules(127, "gauss", "float32", None, sizes)]
+    assert [p.fields_per_thread for p in plans] == [1, 4, 1]
+    plans = [p for _, _, p in comparison._modules(1023, "gauss", "float32", None, sizes)]
+    assert [p.analys_recurrence for p in plans] == ["ishioka", "standard", "ishioka", "standard"]
 
 
 def test_check_float64_paths(vulkan, capsys):

@@ -239,6 +239,18 @@ def test_tensor_cores_serve_float32_batches_of_the_ishioka_recurrence_on_cuda():
     assert kernels(plan(1023, dtype="float64")) == (False, False)
     assert kernels(plan(1023, "vulkan")) == (False, False)
     assert kernels(plan(1023, recurrence="standard")) == (False, False)
+    # "auto": the synthesis keeps the float32 scheme, the analysis runs on tensor cores where
+    # it can (reading the chain table); elsewhere both the float32 scheme
+    auto = plan(1023, recurrence="auto")
+    assert (auto.recurrence, auto.analys_recurrence, kernels(auto)) == ("standard", "ishioka",
+                                                                        (False, True))
+    assert "chain" in auto.analys_tables and "chain" not in auto.synth_tables
+    assert "chain" in auto.tables() and "coef" in auto.synth_tables
+    for other in (plan(1100, recurrence="auto"), plan(127, recurrence="auto"),
+                  plan(1023, recurrence="auto", fields_per_thread=2),
+                  plan(1023, recurrence="auto", dtype="float64"),
+                  plan(1023, "vulkan", recurrence="auto")):
+        assert other.analysis_recurrence is None and other.analys_recurrence == "standard"
     # 301 pairs of an odd grid: ten warps; its analysis reads the chain table
     odd = plan(600, nlat=601, nphi=1200, mmax=500)
     assert kernels(odd) == (True, True) and "chain" in odd.analys_tables
@@ -266,7 +278,10 @@ COMPILE_ONLY = [
 CUDA_ONLY = [  # Metal GPUs have no float64
     dict(lmax=63, dtype="float64"),
     dict(lmax=31, dtype="float64", fields_per_thread=4),
-    dict(lmax=1023, fields_per_thread=4),  # two pairs x four fields per synthesis thread
+    # two pairs x four fields per synthesis thread; the analysis's lane sums, and ("auto") on
+    # tensor cores
+    dict(lmax=1023, fields_per_thread=4, recurrence="standard"),
+    dict(lmax=1023, fields_per_thread=4),
     # the float64 recurrence, CUDA's default for one field per thread; analysis over lane pairs
     dict(lmax=1023),
     dict(lmax=40, mmax=17, nlat=45, nphi=80, recurrence="standard"),
@@ -307,14 +322,18 @@ def test_cuda_module_compiles(kw):
     # default with one field per thread)
     default = "ishioka" if plan.fields_per_thread == 1 else "standard"
     assert plan.recurrence == kw.get("recurrence", default)
-    assert (b"fma.rn.f64" in vmfb) == (plan.dtype == "float64" or plan.recurrence == "ishioka")
+    assert (b"fma.rn.f64" in vmfb) == (plan.dtype == "float64"
+                                       or "ishioka" in (plan.recurrence, plan.analys_recurrence))
     # tensor cores (3xTF32) in the synthesis of float32 batches of the "ishioka" recurrence
     # on grids of 256 pairs and more (whose seeds all start live: every grid here), and in
-    # their analysis up to 512 pairs: 48 products in each kernel's loop
-    tensor = (plan.recurrence == "ishioka" and plan.dtype == "float32"
-              and plan.fields_per_thread == 4 and plan.npairs >= 256)
+    # their analysis up to 512 pairs (with "auto", the analysis alone): 48 products in each
+    # kernel's loop
+    batch = plan.dtype == "float32" and plan.fields_per_thread == 4 and plan.npairs >= 256
+    tensor = plan.recurrence == "ishioka" and batch
     assert mma_synthesis(plan) == tensor
-    assert mma_analysis(plan) == (tensor and plan.npairs <= 512)
+    auto = "recurrence" not in kw and batch and plan.npairs <= 512
+    assert mma_analysis(plan) == ((tensor or auto) and plan.npairs <= 512)
+    assert (plan.analysis_recurrence == "ishioka") == auto
     assert (vmfb.count(b"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32")
             == 48 * tensor + 48 * mma_analysis(plan))
 
