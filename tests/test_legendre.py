@@ -26,15 +26,27 @@ def test_coefficients_reproduce_reference_values():
         np.testing.assert_allclose(p, ref, rtol=1e-12, atol=1e-13)
 
 
-def test_coefficients_are_exact_in_float32_and_scales_near_one():
-    coef, scale = legendre.recurrence_tables(4097, 4097)
+@pytest.mark.parametrize("m", [0, 1, 2, 3, 100, 1000, 2047, 4000, 4096, 4097])
+def test_coefficients_are_exact_in_float32_and_scales_near_one(m):
+    # orders of every size up to lmax 4097; m = 0 holds the largest integers, (l-1)^2 < 2^24
+    # (every order took 45 s)
+    coef, scale = legendre.order_tables(4097, m)
     assert np.array_equal(coef.astype(np.float32).astype(np.float64), coef)
-    m = np.arange(4098)
-    seeds = m * (2 * 4097 + 3 - m) // 2  # rows l = m: the step that yields the seed
-    np.testing.assert_array_equal(coef[seeds], np.tile([0.0, 1.0, 0.0, 1.0], (m.size, 1)))
-    rest = np.setdiff1d(np.arange(len(coef)), seeds)
-    np.testing.assert_array_equal(coef[rest, 0], coef[rest, 2] + coef[rest, 3])  # A = C + E
+    np.testing.assert_array_equal(coef[0], [0.0, 1.0, 0.0, 1.0])  # l = m: the seed's step
+    np.testing.assert_array_equal(coef[1:, 0], coef[1:, 2] + coef[1:, 3])  # A = C + E
     assert np.all((scale > 2**-0.5 - 1e-12) & (scale < 2**0.5 + 1e-12))
+
+
+def test_recurrence_tables_pack_the_orders_m_major():
+    lmax, mmax = 300, 200
+    coef, scale = legendre.recurrence_tables(lmax, mmax)
+    m = np.arange(mmax + 1)
+    seeds = m * (2 * lmax + 3 - m) // 2  # rows l = m
+    assert coef.shape == (layout.nlm(lmax, mmax), 4) and scale.shape == (len(coef),)
+    np.testing.assert_array_equal(coef[seeds], np.tile([0.0, 1.0, 0.0, 1.0], (m.size, 1)))
+    c, s = legendre.order_tables(lmax, 150)
+    np.testing.assert_array_equal(coef[seeds[150]:seeds[150] + len(c)], c)
+    np.testing.assert_array_equal(scale[seeds[150]:seeds[150] + len(s)], s)
 
 
 @pytest.mark.parametrize("lmax", [127, 511])
