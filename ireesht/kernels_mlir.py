@@ -970,8 +970,9 @@ def _ishioka_analys_shape(plan: Plan) -> dict | None:
 
 def ishioka_analysis(plan: Plan) -> bool:
     """Whether the plan's Legendre analysis runs leg_analys_ishioka.mlir: the "ishioka"
-    recurrence in the analysis, float32 data, one field per thread, a grid whose pairs one workgroup holds
-    (``_ishioka_analys_shape``), and every seed live (the kernel has no careful loop)."""
+    recurrence in the analysis, float32 data, one field per thread, a grid whose pairs one
+    workgroup holds (``_ishioka_analys_shape``), and every seed live (the kernel has no
+    careful loop)."""
     return (plan.kernels == "mlir" and plan.analys_recurrence == "ishioka"
             and plan.dtype == "float32" and analys_fields_per_thread(plan) == 1
             and _ishioka_analys_shape(plan) is not None and _lowest_level(plan) >= 0)

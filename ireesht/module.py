@@ -275,12 +275,13 @@ def compile(
         on tensor cores, 16 fields per workgroup, on grids of 256 latitude pairs or more
         whose seeds all start within float64's range (Gauss grids for lmax 511-1313), and
         the analysis too, 8 fields per workgroup, up to 512 pairs (lmax 1023): for batches
-        of 16 fields (or multiples of 16) faster and about four times more accurate than the
-        default (H200, lmax 1023: Legendre synthesis 13% and analysis 37% faster, roundtrip error
+        of 16 fields (or multiples of 16) faster and more accurate than the float32 scheme
+        (H200, lmax 1023: Legendre synthesis 13% and analysis 37% faster, roundtrip error
         4.2e-7 against 1.6e-6; ``info["variants"]["synthesis_sums"]`` and
         ``["analysis_reduction"]`` say "tensor cores"); other batches pay for whole groups
         of 16 and 8 (4 fields: slower than the float32 scheme), which is why "auto" runs
-        only the analysis there (at most 5% slower up to 4 fields, 36% faster from 8)
+        only the analysis there (at most 6% slower up to 4 fields per call, 37% faster
+        from 8; roundtrip error 9.8e-7)
     use_cache : reuse a module compiled earlier for the same plan
 
     Returns

@@ -63,9 +63,10 @@ ISHIOKA_ANALYS_TABLES = ("xtab", "seedtab", "polar", "chain", "wtab", "twiddle")
 # GPUs run float64 at 1/32 to 1/64 of the float32 rate (Metal has none): "standard" there.
 # For CUDA batch plans (four fields per thread) "auto" keeps "standard" for the synthesis and
 # takes "ishioka" for the analysis where it runs on tensor cores (kernels_mlir.mma_analysis):
-# lmax 1023, analysis enqueued, 4 / 8 / 16 fields per call 0.381 -> 0.399 / 0.730 -> 0.464 /
-# 1.416 -> 0.914 ms, error 9.4e-7 -> 2.9e-7; the synthesis on tensor cores runs 16 fields
-# whatever the batch and pays off near 16 only (BENCHMARKS.md eighteenth run).
+# H200, lmax 1023, analysis enqueued, 1 / 4 / 8 / 16 fields per call 0.349 -> 0.339 / 0.374
+# -> 0.397 / 0.715 -> 0.451 / 1.386 -> 0.887 ms, error 9.4e-7 -> 2.9e-7 (BENCHMARKS.md
+# twentieth run); the synthesis on tensor cores runs 16 fields whatever the batch and pays
+# off near 16 only (eighteenth run).
 RECURRENCES = ("standard", "ishioka")
 ISHIOKA_TARGETS = ("cuda", "vulkan")
 
