@@ -195,7 +195,7 @@ def executable_target(plan: Plan) -> tuple[str, str, str]:
         return ("metal", f'#hal.executable.target<"metal-spirv", "metal-msl-fb", '
                 f"{{iree_codegen.target_info = #iree_gpu.target<{info}>}}>", spirv)
     if plan.target == "vulkan":
-        f64 = plan.dtype == "float64" or "ishioka" in (plan.recurrence, plan.analys_recurrence)
+        f64 = plan.dtype == "float64" or plan.float64_recurrence
         wgp = _WGP.format(compute="fp64|fp32|int64|int32" if f64 else "fp32|int32",
                           storage="b64|b32" if f64 else "b32",
                           subgroup="none",
@@ -350,13 +350,13 @@ def fft_pass_calls(ft: str, mixed: bool, nphi: int = 0) -> dict[str, str]:
     out["fft_np"] = str(nphi)
     # fourier.fft_passes's choice for each power of two 2^a <= 2048 the kernels take: the
     # masks of those whose first pass is of radix R, and of those with radix-16 passes
-    out.update({f"first_bits_{r}": "0" for r in (2, 4, 8, 16)}, radix16_bits="0")
+    masks = {f"first_bits_{r}": 0 for r in (2, 4, 8, 16)} | {"radix16_bits": 0}
     for a in range(1, 12):
         radices = [r for r, _ in fourier.fft_passes(1 << a, fourier.RADIX["mlir"])]
-        key = f"first_bits_{radices[0]}"
-        out[key] = str(int(out[key]) | 1 << a)
+        masks[f"first_bits_{radices[0]}"] |= 1 << a
         if 16 in radices:
-            out["radix16_bits"] = str(int(out["radix16_bits"]) | 1 << a)
+            masks["radix16_bits"] |= 1 << a
+    out.update({k: str(v) for k, v in masks.items()})
     if nphi:
         passes = fourier.fft_passes(nphi // 2, fourier.RADIX["mlir"])
         first, later = passes[0][0], {r for r, _ in passes[1:]}

@@ -306,7 +306,7 @@ def compile(
             raise ValueError(f"dtype='float64': the {target} device cannot run float64 "
                              f"kernels (no shaderFloat64?); expected dtype='float32' here, "
                              f"or target='cpu'") from None
-        if "ishioka" in (plan.recurrence, plan.analys_recurrence):
+        if plan.float64_recurrence:
             raise ValueError(f"recurrence='ishioka': the {target} device cannot run float64 "
                              f"kernels (no shaderFloat64?); expected recurrence='standard' "
                              f"here") from None

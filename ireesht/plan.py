@@ -203,6 +203,12 @@ class Plan:
         return self.analysis_recurrence or self.recurrence
 
     @property
+    def float64_recurrence(self) -> bool:
+        """Whether a Legendre stage runs the "ishioka" recurrence (float64 on the device
+        whatever the dtype; it reads the chain table)."""
+        return "ishioka" in (self.recurrence, self.analys_recurrence)
+
+    @property
     def synth_tables(self) -> tuple[str, ...]:
         """The table arguments of the exported synthesis functions, in order."""
         return ISHIOKA_SYNTH_TABLES if self.recurrence == "ishioka" else SYNTH_TABLES
@@ -259,7 +265,7 @@ class Plan:
             "wtab": wtab,
             "twiddle": fourier.twiddle(self.nphi, dt, fourier.RADIX[self.kernels]),
         }
-        if "ishioka" in (self.recurrence, self.analys_recurrence):
+        if self.float64_recurrence:
             out["chain"] = ishioka.chain_table(self.lmax, self.mmax)
         return out
 
