@@ -5,7 +5,7 @@ stage, error, and peers.
 Two steps, so the GPU machine needs only the runtime:
 
     python tools/bench.py prepare OUT --lmax 127,255,511,1023,2047    # here: compiles
-    python tools/bench.py run OUT [--peers]                          # on the GPU machine
+    python tools/bench.py run OUT [--peers] [--targets cuda]         # on the GPU machine
     ireesht check --artifacts OUT/check                              # the runtime comparison
     python tools/bench.py walltime OUT/l1023_b1_float32              # one plan's per-call time
     python tools/bench.py hostprofile OUT/l1023_b1_float32           # where a call's time goes
@@ -163,7 +163,7 @@ def torch_harmonics_ms(lmax: int, batch: int, n: int) -> tuple[float, float]:
     return out
 
 
-def run(root: Path, peers: bool, n: int) -> None:
+def run(root: Path, peers: bool, n: int, targets: tuple[str, ...]) -> None:
     from ireesht import artifacts
 
     rng = np.random.default_rng()
@@ -171,6 +171,8 @@ def run(root: Path, peers: bool, n: int) -> None:
     dirs = sorted(root.glob("l*_b*_*"), key=lambda p: (int(p.name[1:].split("_")[0]), p.name))
     for path in dirs:
         for entry in artifacts.read_manifest(path)["artifacts"]:
+            if entry["target"] not in targets:
+                continue
             try:
                 rows.append(bench_module(path, entry, rng, n))
             except Exception as e:  # report, keep the table
@@ -329,6 +331,8 @@ def main() -> int:
     b.add_argument("root", type=Path)
     b.add_argument("--peers", action="store_true")
     b.add_argument("--calls", type=int, default=50)
+    b.add_argument("--targets", default="cuda,vulkan",
+                   help="the modules' targets to run, comma-separated")
     e = sub.add_parser("minimal")
     e.add_argument("root", type=Path)
     e.add_argument("--calls", type=int, default=200)
@@ -347,7 +351,7 @@ def main() -> int:
     elif ns.cmd == "walltime":
         walltime(ns.path, ns.calls)
     else:
-        run(ns.root, ns.peers, ns.calls)
+        run(ns.root, ns.peers, ns.calls, tuple(ns.targets.split(",")))
     return 0
 
 
