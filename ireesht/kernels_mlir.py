@@ -38,7 +38,9 @@ takes the parts ``polar``, ``ishioka`` and ``synth_grid`` of ``legendre_core.mli
 ``ft`` and ``scaling`` in float64 on ``ISHIOKA_SCALING``, and ``widen`` / ``narrow`` /
 ``seed64`` (``_ishioka_conversions``); so does its analysis where ``ishioka_analysis``
 (``leg_analys_ishioka.mlir``: parts ``polar`` and ``ishioka``, its sizes from
-``_ishioka_analys_shape`` and its unrolled bodies from ``_ishioka_analys_bodies``), and its
+``_ishioka_analys_shape`` and its unrolled bodies from ``_ishioka_analys_bodies``), or where
+``lanes64_analysis`` (``leg_analys_lanes64.mlir``, CUDA only: parts ``polar`` and
+``ishioka``, its sizes and unrolled bodies from ``_lanes64_analys_values``), and its
 synthesis on tensor cores where ``mma_synthesis`` (``leg_synth_mma.mlir``, CUDA only: parts
 ``polar``, ``ishioka``, ``mma`` and ``synth_grid``, its sizes and unrolled bodies from
 ``_mma_synth_values``), and its analysis on tensor cores where ``mma_analysis``
@@ -141,10 +143,26 @@ MMA_ANALYS_WINDOW = 16
 # one or two per thread; and the most pairs it serves. H200, Legendre analysis, one field,
 # against the float32 scheme (BENCHMARKS.md fourteenth run): lmax 255 27 -> 25 us, 511 58 ->
 # 49, 360 on 721 x 1440 67 -> 44, 720 there 145 -> 129, but lmax 1023 (512 pairs) 199 -> 235:
-# grids of more than 384 pairs (lmax 767) keep the float32 scheme.
+# grids of more than 384 pairs (lmax 767) keep the float32 scheme (CUDA's grids of more than
+# 256 pairs take leg_analys_lanes64.mlir, below).
 ISHIOKA_ANALYS_SPAN = 8
 ISHIOKA_ANALYS_LIMITS = {"cuda": (1024, 48 * 1024), "vulkan": (128, 32768)}
 ISHIOKA_ANALYS_PAIRS = 384
+# leg_analys_lanes64.mlir (CUDA; kernels_mlir.lanes64_analysis): the Ishioka analysis of one
+# float32 field with float64 sums, reduced over groups of four lanes by shuffles, on grids of
+# more than LANES64_FROM_PAIRS pairs: pairs per thread, steps per span, the most threads per
+# workgroup (chunks of pairs past that). H200, Legendre analysis, Nsight Compute
+# (BENCHMARKS.md twenty-first run), against the float32 scheme at lmax 1023 / 2047 and
+# leg_analys_ishioka.mlir on 361-384 pairs: lmax 1023 175 -> 163 us, 2047 1100 -> 884, 767
+# 143 -> 113, 720 on 721 x 1440 129 -> 104; analysis error at lmax 1023 9.4e-7 -> 1.1e-7.
+# On 256 pairs (lmax 511: one warp per workgroup) it took 62 us against 48. One step per
+# loop (the state's registers moved each step) took 174 / 993 us at lmax 1023 / 2047; 4 pairs
+# per thread 184 / 1154 and spans of 16 steps 168 / 1000 (a CUDA C prototype).
+LANES64_PAIRS = 8
+LANES64_SPAN = 32
+LANES64_WG = 128
+LANES64_FROM_PAIRS = 256
+LANES64_TARGETS = ("cuda",)  # float64 shuffles (tests/test_mlir_family.py runs it on lavapipe)
 # The direction s of fft_core.mlir's FFT, exp(s 2 pi i k t / n): its sign, s as a float, and
 # the arith ops that add and subtract s times a term.
 FFT_DIRECTIONS = {"fft_synth": dict(sign="+", one_s="1.0", plus_s="addf", minus_s="subf"),
@@ -558,6 +576,8 @@ def stage_values(plan: Plan, values: dict, every_fft_pass: bool = False) -> dict
             v = _mma_analys_values(plan, v, core)
         elif stage == "leg_analys" and ishioka_analysis(plan):
             v = _ishioka_analys_values(plan, v, core)
+        elif stage == "leg_analys" and lanes64_analysis(plan):
+            v = _lanes64_analys_values(plan, v, core)
         elif stage == "leg_analys":
             # up to four pairs per thread whatever nf: a thread's sum over its pairs comes
             # before any traffic through workgroup memory
@@ -968,14 +988,97 @@ def _ishioka_analys_shape(plan: Plan) -> dict | None:
     return None
 
 
+def lanes64_analysis(plan: Plan) -> bool:
+    """Whether the plan's Legendre analysis runs leg_analys_lanes64.mlir: ``LANES64_TARGETS``,
+    the "ishioka" recurrence in the analysis, float32 data, one field per thread, a grid of
+    more than ``LANES64_FROM_PAIRS`` pairs, and no seed below level -1 (a level -1 pair runs
+    scaled, its parts inversely)."""
+    return (plan.kernels == "mlir" and plan.target in LANES64_TARGETS
+            and plan.analys_recurrence == "ishioka" and plan.dtype == "float32"
+            and analys_fields_per_thread(plan) == 1 and plan.npairs > LANES64_FROM_PAIRS
+            and _lowest_level(plan) >= -1)
+
+
+def _lanes64_analys_values(plan: Plan, v: dict, core: dict[str, str]) -> dict:
+    """The substitutions of leg_analys_lanes64.mlir: its workgroup (threads for the grid's
+    pairs, ``LANES64_PAIRS`` each, in warps, at most ``LANES64_WG``), its arrays' sizes and
+    the unrolled body of ``@step``."""
+    kp, span = LANES64_PAIRS, LANES64_SPAN
+    wg = min(LANES64_WG, 32 * -(-plan.npairs // (32 * kp)))
+    ng = wg // 4
+    col = ng + 1  # odd: a span row's neighbours in other banks
+    out = {**v, **_ishioka_conversions(v["ft"]), "kp": kp, "span": span, "wg": wg, "ng": ng,
+           "col": col, "nv": 4 * span, "chunk": wg * kp, "part_size": 4 * span * col,
+           "sums_size": 4 + 4 * span, "scale_bits": ISHIOKA_SCALING["scale_bits"],
+           "shrink": repr(2.0 ** -ISHIOKA_SCALING["scale_bits"]),
+           "step": _lanes64_step(kp, 4 * span * col), "init": _lanes64_init(kp, v["ft"])}
+    out["legendre_core"] = _core(core, ("polar", "ishioka"), out)
+    return out
+
+
+def _lanes64_init(kp: int, ft: str) -> str:
+    """leg_analys_lanes64.mlir's set-up of the thread's ``kp`` pairs from %cp: ``@pair`` of
+    each, gathered into vectors (%uv, %yv, %h0 .. %h3) with constant indices, so that they
+    stay in registers."""
+    buf = "#hal.descriptor_type<storage_buffer>"
+    types = (f"(memref<?x4x{ft}, {buf}>, memref<?x2x{ft}, {buf}>, memref<?x?x?x2x{ft}, {buf}>, "
+             f"memref<?x{ft}, {buf}>, index, index, index, index, index, f64) -> "
+             "(f64, f64, f64, f64, f64, f64)")
+    lines = []
+    for i in range(kp):
+        lines += [f"%pi{i} = arith.constant {i} : index", f"%p{i} = arith.addi %cp, %pi{i} : index",
+                  f"%r{i}:6 = func.call @pair(%xtab, %seedtab, %F, %wtab, %p{i}, %npairs, %nlat, "
+                  f"%b, %m, %am) : {types}"]
+    for n, name in enumerate(("%uv", "%yv", "%h0", "%h1", "%h2", "%h3")):
+        elems = ", ".join(f"%r{i}#{n}" for i in range(kp))
+        lines.append(f"{name} = vector.from_elements {elems} : vector<{kp}xf64>")
+    return "\n".join(" " * 12 + line for line in lines)
+
+
+def _lanes64_step(kp: int, part_size: int) -> str:
+    """The sums of leg_analys_lanes64.mlir's ``@step``: each part's fused multiply-adds over
+    the ``kp`` pairs, then the reduce-scatter over the four lanes of the group (xor 2: lanes
+    c < 2 keep the even parts, the others the odd ones; xor 1: one part each) and the store."""
+    lines = ["%k0c = arith.constant 0 : index", "%k1c = arith.constant 1 : index",
+             "%k2c = arith.constant 2 : index"]
+    lines += [f"%e{i} = vector.extract %y1[{i}] : f64 from vector<{kp}xf64>" for i in range(kp)]
+    for g in range(4):
+        lines += [f"%g{g}_{i} = vector.extract %g{g}[{i}] : f64 from vector<{kp}xf64>"
+                  for i in range(kp)]
+        lines.append(f"%s{g}_0 = arith.mulf %e0, %g{g}_0 : f64")
+        lines += [f"%s{g}_{i} = math.fma %e{i}, %g{g}_{i}, %s{g}_{i - 1} : f64"
+                  for i in range(1, kp)]
+    s0, s1, s2, s3 = (f"%s{g}_{kp - 1}" for g in range(4))
+    lines += ["%bit2 = arith.andi %c, %k2c : index",
+              "%hi = arith.cmpi ne, %bit2, %k0c : index",
+              f"%kp0 = arith.select %hi, {s2}, {s0} : f64",
+              f"%kp1 = arith.select %hi, {s3}, {s1} : f64",
+              f"%gv0 = arith.select %hi, {s0}, {s2} : f64",
+              f"%gv1 = arith.select %hi, {s1}, {s3} : f64",
+              "%off2 = arith.constant 2 : i32", "%off1 = arith.constant 1 : i32",
+              "%width = arith.constant 32 : i32",
+              "%x0, %ok0 = gpu.shuffle xor %gv0, %off2, %width : f64",
+              "%x1, %ok1 = gpu.shuffle xor %gv1, %off2, %width : f64",
+              "%h0 = arith.addf %kp0, %x0 : f64", "%h1 = arith.addf %kp1, %x1 : f64",
+              "%bit1 = arith.andi %c, %k1c : index",
+              "%odd = arith.cmpi ne, %bit1, %k0c : index",
+              "%kk = arith.select %odd, %h1, %h0 : f64",
+              "%gg = arith.select %odd, %h0, %h1 : f64",
+              "%x2, %ok2 = gpu.shuffle xor %gg, %off1, %width : f64",
+              "%sum = arith.addf %kk, %x2 : f64",
+              f"memref.store %sum, %part[%o] : memref<{part_size}xf64, #gpu.address_space<workgroup>>"]
+    return "\n".join(" " * 10 + line for line in lines)
+
+
 def ishioka_analysis(plan: Plan) -> bool:
     """Whether the plan's Legendre analysis runs leg_analys_ishioka.mlir: the "ishioka"
     recurrence in the analysis, float32 data, one field per thread, a grid whose pairs one
-    workgroup holds (``_ishioka_analys_shape``), and every seed live (the kernel has no
-    careful loop)."""
+    workgroup holds (``_ishioka_analys_shape``), every seed live (the kernel has no careful
+    loop), and not ``lanes64_analysis`` (CUDA's grids of more than 256 pairs)."""
     return (plan.kernels == "mlir" and plan.analys_recurrence == "ishioka"
             and plan.dtype == "float32" and analys_fields_per_thread(plan) == 1
-            and _ishioka_analys_shape(plan) is not None and _lowest_level(plan) >= 0)
+            and _ishioka_analys_shape(plan) is not None and _lowest_level(plan) >= 0
+            and not lanes64_analysis(plan))
 
 
 @functools.lru_cache(maxsize=16)
@@ -1048,6 +1151,8 @@ def stage_template(plan: Plan, stage: str) -> Path:
         return kernels_dir() / "leg_analys_mma.mlir"
     if stage == "leg_analys" and ishioka_analysis(plan):
         return kernels_dir() / "leg_analys_ishioka.mlir"
+    if stage == "leg_analys" and lanes64_analysis(plan):
+        return kernels_dir() / "leg_analys_lanes64.mlir"
     return kernels_dir() / f"{stage}.mlir"
 
 

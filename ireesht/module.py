@@ -193,7 +193,8 @@ def _variants(plan: Plan) -> dict:
     nf = analys_fields_per_thread(plan)
     out = {"fields_per_thread": plan.fields_per_thread, "analysis_fields_per_thread": nf}
     if plan.kernels == "mlir":  # the family with a choice of recurrence
-        from ireesht.kernels_mlir import ishioka_analysis, mma_analysis, mma_synthesis
+        from ireesht.kernels_mlir import (ishioka_analysis, lanes64_analysis, mma_analysis,
+                                          mma_synthesis)
 
         lanes = analys_lane_group(plan, nf) > 1
         out["recurrence"] = (plan.recurrence if plan.analys_recurrence == plan.recurrence
@@ -202,6 +203,7 @@ def _variants(plan: Plan) -> dict:
             out["synthesis_sums"] = "tensor cores"
         out["analysis_reduction"] = ("tensor cores" if mma_analysis(plan) else
                                      "ishioka, transposed sums" if ishioka_analysis(plan) else
+                                     "ishioka, float64 lane sums" if lanes64_analysis(plan) else
                                      "lane sums, workgroup rows" if lanes else "workgroup rows")
     else:
         out["analysis_reduction"] = "subgroup" if plan.subgroups else "workgroup tree"

@@ -33,8 +33,8 @@ SYNTH_WG = 64  # workgroup size of leg_synth (WGSL and MLIR)
 LANE_SUM_TARGETS = ("cuda",)
 # One float32 field sums over lane pairs (one shuffle per value; the partial sums take half
 # the workgroup memory, so spans of 64 degrees) on grids of 385-512 latitude pairs: one
-# chunk of four pairs per thread (leg_analys.mlir; smaller float32 grids mostly take the
-# Ishioka analysis). H200, Legendre analysis, one field (BENCHMARKS.md sixteenth run): lmax
+# chunk of four pairs per thread (leg_analys.mlir, with recurrence="standard": the default
+# one-field plans on CUDA take the Ishioka analysis, kernels_mlir.lanes64_analysis). H200, Legendre analysis, one field (BENCHMARKS.md sixteenth run): lmax
 # 1023 198.8-201.7 -> 174.8-177.3 us (96 registers: 5 workgroups per SM instead of 6, which
 # alone gave 180); lmax 2047 (two chunks) 1103-1104 -> 1150-1155; lmax 511 (256 pairs)
 # 57.5 -> 65.5 us with the spans of the tenth run.
@@ -216,9 +216,10 @@ class Plan:
     @property
     def analys_tables(self) -> tuple[str, ...]:
         """The table arguments of the exported analysis functions, in order."""
-        from ireesht.kernels_mlir import ishioka_analysis, mma_analysis  # the MLIR kernels decide
+        from ireesht.kernels_mlir import (  # the MLIR kernels decide
+            ishioka_analysis, lanes64_analysis, mma_analysis)
 
-        ishioka = ishioka_analysis(self) or mma_analysis(self)
+        ishioka = ishioka_analysis(self) or lanes64_analysis(self) or mma_analysis(self)
         return ISHIOKA_ANALYS_TABLES if ishioka else ANALYS_TABLES
 
     def make_grid(self) -> gridmod.Grid:

@@ -193,8 +193,8 @@ def test_ishioka_recurrence_sums_the_level_below_without_careful_loop(vulkan, rn
 
 def test_ishioka_analysis_with_two_pairs_per_thread(vulkan, rng):
     # 151 pairs: more than the 128 threads of a Vulkan workgroup, so two per thread, in
-    # three groups of 32 threads; odd nlat
-    mod = build(300, nlat=301, nphi=602, recurrence="ishioka")
+    # three groups of 32 threads; odd nlat (lmax 150: the grid, not lmax, sets the shape)
+    mod = build(150, nlat=301, nphi=302, recurrence="ishioka")
     assert mod.info["variants"]["analysis_reduction"] == "ishioka, transposed sums"
     assert kernels_mlir._ishioka_analys_shape(mod.plan)["kp"] == 2
     # the pairs' y are stored one by one: a vector<2> store crashed the pipeline creation
@@ -206,6 +206,44 @@ def test_ishioka_analysis_with_two_pairs_per_thread(vulkan, rng):
     check_plan(mod, rng)
 
 
+@pytest.mark.parametrize("lmax, kw, live_bits", [
+    (63, dict(nlat=601, nphi=128), 800),  # odd grid: the equator row; 301 pairs, 3 chunks
+    (47, dict(mmax=30, nlat=480, nphi=96), 60),  # mmax < lmax; seeds below 2^-60 on level -1
+])
+def test_lanes64_analysis_on_lavapipe(vulkan, rng, monkeypatch, lmax, kw, live_bits):
+    # The CUDA analysis of one float32 field on grids of more than 384 pairs
+    # (leg_analys_lanes64.mlir: float64 sums over groups of four lanes, float64 shuffles),
+    # built for lavapipe with shuffles so that CI runs it: on small grids
+    # (LANES64_FROM_PAIRS 0), four pairs per thread (SPIR-V vectors hold four; CUDA's kernel
+    # takes eight) in chunks of 128 pairs (32 threads), and with the seeds below
+    # 2^-live_bits on level -1 (lmax 2047 has such seeds from 2^-800 down), which run scaled.
+    import iree.runtime as rt
+
+    device = rt.get_driver("vulkan").query_available_devices()[0]
+    size = runtime.describe_device("vulkan", device)["subgroup arithmetic"]
+    if not size.startswith("yes (size ") or int(size[10:-1]) < 4:
+        pytest.skip(f"the Vulkan device's subgroups ({size}) are smaller than 4 lanes")
+    target = kernels_mlir.executable_target
+    monkeypatch.setattr(kernels_mlir, "executable_target", lambda plan: tuple(
+        t.replace("subgroup = none", "subgroup = shuffle") for t in target(plan)))
+    monkeypatch.setattr(kernels_mlir, "LANES64_TARGETS", ("vulkan",))
+    monkeypatch.setattr(kernels_mlir, "LANES64_FROM_PAIRS", 0)
+    monkeypatch.setattr(kernels_mlir, "LANES64_WG", 32)
+    monkeypatch.setattr(kernels_mlir, "LANES64_PAIRS", 4)
+    monkeypatch.setattr(kernels_mlir, "ISHIOKA_SCALING",
+                        {**kernels_mlir.ISHIOKA_SCALING, "live_bits": live_bits})
+    kernels_mlir._lowest_seed_counter.cache_clear()
+    mod = build(lmax, recurrence="ishioka", **kw)
+    assert mod.info["variants"]["analysis_reduction"] == "ishioka, float64 lane sums"
+    assert kernels_mlir._lowest_level(mod.plan) == (0 if live_bits == 800 else -1)
+    # float64 sums: the analysis of the reference field is exact to float32's rounding
+    # of F and q (H200, lmax 1023: 3.2e-8 against the float32 scheme's 9.4e-7)
+    q = random_coefficients(rng, lmax, mod.plan.mmax, (3,))
+    f = reference.synth(q, lmax, mod.plan.mmax, mod.plan.make_grid())
+    assert rel_l2(mod.analys(f), q) <= 1.5e-7  # lavapipe: 5.7-5.9e-8; the float32 scheme 3-4e-7
+    check_plan(mod, rng, batch=(3,))
+
+
 def test_ishioka_analysis_serves_the_plans_one_workgroup_holds():
     # float32, one field per thread, every seed live, at most 384 pairs, and every pair of
     # an order in one workgroup (Vulkan: 128 threads, 32 KB; CUDA: 48 KB): else the float32
@@ -214,12 +252,38 @@ def test_ishioka_analysis_serves_the_plans_one_workgroup_holds():
         return kernels_mlir.ishioka_analysis(Plan.create(
             lmax, target=target, kernels="mlir", recurrence=kw.pop("recurrence", "ishioka"), **kw))
 
-    assert runs(720, mmax=719, nlat=721, nphi=1440, grid="equiangular") and runs(767)
+    assert runs(511) and runs(255, nlat=511)
+    # more than 256 pairs on CUDA: float64 lane sums (below)
+    assert not runs(255, nlat=513) and not runs(767)
+    assert not runs(720, mmax=719, nlat=721, nphi=1440, grid="equiangular")
     assert not runs(769) and not runs(1023) and not runs(511, fields_per_thread=4)
     assert not runs(255, dtype="float64") and not runs(255, recurrence="standard")
     assert runs(511, "vulkan") and not runs(600, "vulkan")
     shape = kernels_mlir._ishioka_analys_shape(Plan.create(767, target="cuda", kernels="mlir"))
     assert (shape["kp"], shape["nw"]) == (2, 6)
+
+
+def test_lanes64_analysis_serves_cuda_grids_of_more_than_256_pairs():
+    # float32, one field per thread, the "ishioka" analysis, CUDA, more than 256 pairs, no
+    # seed below level -1 (lmax 2047: level -1); 8 pairs per thread in workgroups of whole
+    # warps, 128 threads at most (chunks of 1024 pairs past that)
+    def plan(lmax, target="cuda", **kw):
+        return Plan.create(lmax, target=target, kernels="mlir", **kw)
+
+    def shape(p):
+        v = kernels_mlir.stage_values(p, pipeline.template_values(p))["leg_analys"]
+        return v["wg"], v["chunk"]
+
+    runs = kernels_mlir.lanes64_analysis
+    assert runs(plan(1023)) and runs(plan(767)) and runs(plan(2047))
+    assert runs(plan(720, mmax=719, nlat=721, nphi=1440, grid="equiangular"))
+    assert kernels_mlir._lowest_level(plan(2047)) == -1
+    assert not runs(plan(511)) and not runs(plan(1023, fields_per_thread=4))
+    assert not runs(plan(1023, dtype="float64")) and not runs(plan(1023, recurrence="standard"))
+    assert not runs(plan(1023, "vulkan", recurrence="ishioka"))
+    assert shape(plan(1023)) == (64, 512) and shape(plan(2047)) == (128, 1024)
+    assert shape(plan(600, nlat=2200)) == (128, 1024)  # 1100 pairs: two chunks
+    assert plan(1023).analys_tables == plan(511).analys_tables  # the Ishioka analyses' tables
 
 
 def test_tensor_cores_serve_float32_batches_of_the_ishioka_recurrence_on_cuda():
@@ -282,13 +346,15 @@ CUDA_ONLY = [  # Metal GPUs have no float64
     # tensor cores
     dict(lmax=1023, fields_per_thread=4, recurrence="standard"),
     dict(lmax=1023, fields_per_thread=4),
-    # the float64 recurrence, CUDA's default for one field per thread; analysis over lane pairs
+    # the float64 recurrence, CUDA's default for one field per thread; its analysis with
+    # float64 lane sums (more than 256 pairs)
     dict(lmax=1023),
     dict(lmax=40, mmax=17, nlat=45, nphi=80, recurrence="standard"),
     dict(lmax=31, fields_per_thread=2, recurrence="ishioka"),
     # the synthesis on tensor cores: an odd grid (the equator row), mmax < lmax
     dict(lmax=600, mmax=500, nlat=601, nphi=1002, fields_per_thread=4, recurrence="ishioka"),
-    # the Ishioka analysis with one pair per thread in 8 groups, and with two in 6
+    # the Ishioka analysis with one pair per thread in 8 groups; float64 lane sums on 361
+    # pairs (an odd grid)
     dict(lmax=511),
     dict(lmax=720, mmax=719, nlat=721, nphi=1440, grid="equiangular"),
 ]
@@ -310,14 +376,19 @@ def test_cuda_module_compiles(kw):
     vmfb = pipeline.compile_plan(plan)
     # the PTX of the four stages (one module each), for sm_80: JIT-compiled on newer GPUs
     assert vmfb.count(b".visible .entry") == 4 and b".target sm_80" in vmfb
-    # lane sums (warp shuffles) in the analysis with two fields per thread or more, and over
-    # lane pairs with one field on float32 grids of 385-512 pairs (lmax 1023 here); not in
-    # the analysis on tensor cores (below)
+    # lane sums (warp shuffles) in the float32 scheme's analysis with two fields per thread
+    # or more, and over lane pairs with one field on float32 grids of 385-512 pairs; float64
+    # lane sums in the Ishioka analysis of one float32 field on more than 256 pairs (lmax
+    # 1023, 721 x 1440 here); none in the analysis on tensor cores (below)
     lanes = analys_lane_group(plan, analys_fields_per_thread(plan))
     pairs = plan.dtype == "float32" and 385 <= plan.npairs <= 512
     assert lanes == (2 * min(plan.fields_per_thread, 2 if plan.dtype == "float64" else 4)
                      if plan.fields_per_thread > 1 else 2 if pairs else 1)
-    assert (b"shfl.sync.bfly" in vmfb) == (lanes > 1 and not mma_analysis(plan))
+    scheme = kernels_mlir.stage_template(plan, "leg_analys").name == "leg_analys.mlir"
+    lanes64 = (plan.dtype == "float32" and plan.fields_per_thread == 1 and plan.npairs > 256
+               and plan.analys_recurrence == "ishioka")
+    assert kernels_mlir.lanes64_analysis(plan) == lanes64
+    assert (b"shfl.sync.bfly" in vmfb) == (lanes > 1 and scheme or lanes64)
     # float64 arithmetic: float64 plans, and the synthesis of the "ishioka" recurrence (CUDA's
     # default with one field per thread)
     default = "ishioka" if plan.fields_per_thread == 1 else "standard"

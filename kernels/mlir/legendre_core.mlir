@@ -361,19 +361,6 @@ ${seed64}
           %r = arith.subi %gl, %glm : index
           return %r : index
         }
-// part: mma
-        // v rounded to the nearest tf32 (ties away from zero: the 13 bits below tf32's 10
-        // are rounded on the bit pattern, a carry moves into the exponent as it should).
-        func.func private @tf32(%v: f32) -> f32 {
-          %half = arith.constant 4096 : i32
-          %mask = arith.constant -8192 : i32
-          %b = arith.bitcast %v : f32 to i32
-          %r = arith.addi %b, %half : i32
-          %h = arith.andi %r, %mask : i32
-          %t = arith.bitcast %h : i32 to f32
-          return %t : f32
-        }
-
         // The pair's x (hi + lo of xtab, exact in float64) and u = x^2.
         func.func private @node64(%xtab: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, %p: index) -> (f64, f64) {
           %c0 = arith.constant 0 : index
@@ -385,6 +372,18 @@ ${seed64}
           %x = arith.addf %xh64, %xl64 : f64
           %u = arith.mulf %x, %x : f64
           return %x, %u : f64, f64
+        }
+// part: mma
+        // v rounded to the nearest tf32 (ties away from zero: the 13 bits below tf32's 10
+        // are rounded on the bit pattern, a carry moves into the exponent as it should).
+        func.func private @tf32(%v: f32) -> f32 {
+          %half = arith.constant 4096 : i32
+          %mask = arith.constant -8192 : i32
+          %b = arith.bitcast %v : f32 to i32
+          %r = arith.addi %b, %half : i32
+          %h = arith.andi %r, %mask : i32
+          %t = arith.bitcast %h : i32 to f32
+          return %t : f32
         }
 
         // The pair's x, u and seed y_0 = a_{m+1} P_mm = sqrt(2m + 3) P_mm (every seed of these

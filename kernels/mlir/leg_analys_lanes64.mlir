@@ -1,0 +1,377 @@
+// Legendre analysis, q[b][(l,m)] = sum_i w_i F[b][i][m] P_lm(cos theta_i), by the Ishioka
+// recurrence in float64 (ireesht/ishioka.py) with float64 sums, for float32 plans of one
+// field per thread on CUDA grids of more than 256 latitude pairs (ireesht/kernels_mlir.py
+// lanes64_analysis). Stage contract: kernels/CONTRACT.md, as leg_analys.mlir;
+// its tables are leg_analys_ishioka.mlir's. A string.Template rendered by
+// ireesht/kernels_mlir.py.
+//
+// Grid (mc, B, 1): one workgroup of ${wg} threads per order m and field b. Thread t holds
+// the ${kp} latitude pairs skip + c0 + ${kp} t + i of each chunk c0 (chunks of ${chunk}
+// pairs from the pole side). Per step k (degrees m + 2k and m + 2k + 1) each thread sums
+// y_k times the four weighted parts of F (even re, im; odd re, im) over its pairs with
+// float64 fused multiply-adds; each group of four lanes then adds up its four sums with two
+// float64 shuffles, lane c of the group keeping sum c (a reduce-scatter), and stores it in
+// its group's column of workgroup memory. Once per span of ${span} steps, after a barrier,
+// threads add up each sum over the ${ng} groups, and q follows as in leg_analys_ishioka.mlir:
+// q_{m+2k} = e1_k S_k + e2_{k-1} S_{k-1}, q_{m+2k+1} = g_k O_k. Everything from the
+// float32 data to q runs in float64 and q is rounded once: no float64 to float32
+// conversion in the loop (a quarter of the float64 rate on an H200). Two steps per loop
+// iteration (LLVM moved the state's registers every step with one). A pair
+// whose seed lies on level -1 (lmax 2047: seeds down to 2^-1206; ISHIOKA_SCALING) runs its
+// chain 2^${scale_bits} above the true values (@seed64), and its parts are 2^-${scale_bits}
+// times theirs, so that its products are the true ones.
+  hal.executable private @${exe} {
+    hal.executable.variant public @v target(${target}) {
+      hal.executable.export public @main ordinal(0) layout(#leg_analys_layout)
+          count(%device: !hal.device, %b: index) -> (index, index, index) {
+        %gx = arith.constant ${mc} : index
+        %one = arith.constant 1 : index
+        hal.return %gx, %b, %one : index, index, index
+      } <workgroup_size = [${wg} : index, 1 : index, 1 : index]>
+      builtin.module {
+${legendre_core}
+
+        // Pair %p of order %m, field %b: u = x^2, the seed y_0 = a_{m+1} P_mm on its level's
+        // scale, and the weighted parts w (F_n + F_s) re, im, w x (F_n - F_s) re, im on the
+        // inverse scale (all zero past the last pair; a row is its own mirror at the equator
+        // of an odd grid).
+        func.func private @pair(%xtab: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>,
+            %seedtab: memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
+            %F: memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
+            %wtab: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %p: index,
+            %npairs: index, %nlat: index, %b: index, %m: index, %am: f64)
+            -> (f64, f64, f64, f64, f64, f64) {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %zero = arith.constant 0.0 : f64
+          %one = arith.constant 1.0 : f64
+          %down = arith.constant ${shrink} : f64
+          %plast = arith.subi %npairs, %c1 : index
+          %valid = arith.cmpi ult, %p, %npairs : index
+          %pc = arith.minui %p, %plast : index
+          %x, %u = func.call @node64(%xtab, %pc) : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> (f64, f64)
+          %mrow = arith.muli %m, %npairs : index
+          %srow = arith.addi %mrow, %pc : index
+          %ys = memref.load %seedtab[%srow, %c0] : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+          %kf = memref.load %seedtab[%srow, %c1] : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+          %y, %lev = func.call @seed64(%ys, %kf) : (${ft}, ${ft}) -> (f64, i64)
+          %ya = arith.mulf %y, %am : f64
+          %y0 = arith.select %valid, %ya, %zero : f64
+          %c0l = arith.constant 0 : i64
+          %live = arith.cmpi eq, %lev, %c0l : i64
+          %scale = arith.select %live, %one, %down : f64
+          %w0 = memref.load %wtab[%pc] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+          %w1 = func.call @widen(%w0) : (${ft}) -> f64
+          %w2 = arith.mulf %w1, %scale : f64
+          %w = arith.select %valid, %w2, %zero : f64
+          %last = arith.subi %nlat, %c1 : index
+          %s = arith.subi %last, %pc : index
+          %same = arith.cmpi eq, %s, %pc : index
+          %nr0 = memref.load %F[%b, %pc, %m, %c0] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+          %ni0 = memref.load %F[%b, %pc, %m, %c1] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+          %sr0 = memref.load %F[%b, %s, %m, %c0] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+          %si0 = memref.load %F[%b, %s, %m, %c1] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+          %nr = func.call @widen(%nr0) : (${ft}) -> f64
+          %ni = func.call @widen(%ni0) : (${ft}) -> f64
+          %sr1 = func.call @widen(%sr0) : (${ft}) -> f64
+          %si1 = func.call @widen(%si0) : (${ft}) -> f64
+          %sr = arith.select %same, %zero, %sr1 : f64
+          %si = arith.select %same, %zero, %si1 : f64
+          %wx = arith.mulf %w, %x : f64
+          %pr = arith.addf %nr, %sr : f64
+          %pi = arith.addf %ni, %si : f64
+          %mr = arith.subf %nr, %sr : f64
+          %mi = arith.subf %ni, %si : f64
+          %g0 = arith.mulf %w, %pr : f64
+          %g1 = arith.mulf %w, %pi : f64
+          %g2 = arith.mulf %wx, %mr : f64
+          %g3 = arith.mulf %wx, %mi : f64
+          return %u, %y0, %g0, %g1, %g2, %g3 : f64, f64, f64, f64, f64, f64
+        }
+
+        // One step k -> k + 1 of the thread's pairs, (y0, y1) = (y_{k-1}, y_k): the sums of
+        // y_k times each part over the pairs, the group's four lanes' sums added up (lane %c
+        // of the group keeps sum c) and stored at %o (row 4 j + c of the span, the group's
+        // column), and y_{k+1} = (alpha u + beta) y_k + y_{k-1}. The sums, unrolled over the
+        // ${kp} pairs, come from ireesht/kernels_mlir.py.
+        func.func private @step(%part: memref<${part_size}xf64, #gpu.address_space<workgroup>>,
+            %o: index, %c: index, %al: f64, %be: f64, %u: vector<${kp}xf64>,
+            %g0: vector<${kp}xf64>, %g1: vector<${kp}xf64>, %g2: vector<${kp}xf64>, %g3: vector<${kp}xf64>,
+            %y0: vector<${kp}xf64>, %y1: vector<${kp}xf64>) -> (vector<${kp}xf64>, vector<${kp}xf64>) {
+${step}
+          %alv = vector.broadcast %al : f64 to vector<${kp}xf64>
+          %bev = vector.broadcast %be : f64 to vector<${kp}xf64>
+          %t = math.fma %alv, %u, %bev : vector<${kp}xf64>
+          %yn = math.fma %t, %y1, %y0 : vector<${kp}xf64>
+          return %y1, %yn : vector<${kp}xf64>, vector<${kp}xf64>
+        }
+
+        // Step %j of the span: its staged (alpha, beta), its rows from %colc (the lane's part
+        // and group), @step.
+        func.func private @row_step(%part: memref<${part_size}xf64, #gpu.address_space<workgroup>>,
+            %ab_s: memref<${span}x2xf64, #gpu.address_space<workgroup>>, %j: index, %colc: index,
+            %c: index, %u: vector<${kp}xf64>, %g0: vector<${kp}xf64>, %g1: vector<${kp}xf64>,
+            %g2: vector<${kp}xf64>, %g3: vector<${kp}xf64>, %y0: vector<${kp}xf64>, %y1: vector<${kp}xf64>)
+            -> (vector<${kp}xf64>, vector<${kp}xf64>) {
+          %c0 = arith.constant 0 : index
+          %c4 = arith.constant 4 : index
+          %ccol = arith.constant ${col} : index
+          %ab = vector.load %ab_s[%j, %c0] : memref<${span}x2xf64, #gpu.address_space<workgroup>>, vector<2xf64>
+          %al = vector.extract %ab[0] : f64 from vector<2xf64>
+          %be = vector.extract %ab[1] : f64 from vector<2xf64>
+          %j4 = arith.muli %j, %c4 : index
+          %jr = arith.muli %j4, %ccol : index
+          %o = arith.addi %jr, %colc : index
+          %n:2 = func.call @step(%part, %o, %c, %al, %be, %u, %g0, %g1, %g2, %g3, %y0, %y1)
+              : (memref<${part_size}xf64, #gpu.address_space<workgroup>>, index, index, f64, f64,
+                 vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>,
+                 vector<${kp}xf64>, vector<${kp}xf64>) -> (vector<${kp}xf64>, vector<${kp}xf64>)
+          return %n#0, %n#1 : vector<${kp}xf64>, vector<${kp}xf64>
+        }
+
+        // Sum %v (4 step + part) of the span, over the ${ng} groups' columns.
+        func.func private @row_total(%part: memref<${part_size}xf64, #gpu.address_space<workgroup>>,
+            %v: index) -> f64 {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %c2 = arith.constant 2 : index
+          %cng = arith.constant ${ng} : index
+          %ccol = arith.constant ${col} : index
+          %zero = arith.constant 0.0 : f64
+          %o0 = arith.muli %v, %ccol : index
+          %s:2 = scf.for %g = %c0 to %cng step %c2 iter_args(%a = %zero, %a2 = %zero) -> (f64, f64) {
+            %o = arith.addi %o0, %g : index
+            %o1 = arith.addi %o, %c1 : index
+            %x = memref.load %part[%o] : memref<${part_size}xf64, #gpu.address_space<workgroup>>
+            %x1 = memref.load %part[%o1] : memref<${part_size}xf64, #gpu.address_space<workgroup>>
+            %n = arith.addf %a, %x : f64
+            %n2 = arith.addf %a2, %x1 : f64
+            scf.yield %n, %n2 : f64, f64
+          }
+          %r = arith.addf %s#0, %s#1 : f64
+          return %r : f64
+        }
+
+        // Sum %t of the span (step k = %k0 + t / 4, part c = t % 4: even re, im, odd re, im)
+        // into q: q_{m+2k} = e1_k S_k + e2_{k-1} S_{k-1} (S_{-1} = 0; S_{k-1} of the span's
+        // first step is the previous span's last, sums[c]), q_{m+2k+1} = g_k O_k for
+        // m + 2k + 1 <= L; added to q past the first chunk.
+        func.func private @finish(%sums: memref<${sums_size}xf64, #gpu.address_space<workgroup>>,
+            %chain: memref<?x5xf64, #hal.descriptor_type<storage_buffer>>,
+            %q: memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
+            %t: index, %k0: index, %row0: index, %lmm: index, %mstart: index, %b: index, %first: i1) {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %c2 = arith.constant 2 : index
+          %c3 = arith.constant 3 : index
+          %c4 = arith.constant 4 : index
+          %zero = arith.constant 0.0 : f64
+          %j = arith.divui %t, %c4 : index
+          %c = arith.remui %t, %c4 : index
+          %k = arith.addi %k0, %j : index
+          %t4 = arith.addi %t, %c4 : index
+          %S = memref.load %sums[%t4] : memref<${sums_size}xf64, #gpu.address_space<workgroup>>
+          %row = arith.addi %row0, %k : index
+          %k2 = arith.muli %k, %c2 : index
+          %idx = arith.addi %mstart, %k2 : index
+          %even = arith.cmpi ult, %c, %c2 : index
+          %k21 = arith.addi %k2, %c1 : index
+          %lk = arith.select %even, %k2, %k21 : index
+          %in = arith.cmpi ule, %lk, %lmm : index
+          scf.if %in {
+            %v = scf.if %even -> (f64) {
+              %Sp = memref.load %sums[%t] : memref<${sums_size}xf64, #gpu.address_space<workgroup>>
+              %e1 = memref.load %chain[%row, %c2] : memref<?x5xf64, #hal.descriptor_type<storage_buffer>>
+              %kpos = arith.cmpi ugt, %k, %c0 : index
+              %e2p = scf.if %kpos -> (f64) {
+                %rowp = arith.subi %row, %c1 : index
+                %e = memref.load %chain[%rowp, %c3] : memref<?x5xf64, #hal.descriptor_type<storage_buffer>>
+                scf.yield %e : f64
+              } else {
+                scf.yield %zero : f64
+              }
+              %a = arith.mulf %e2p, %Sp : f64
+              %r = math.fma %e1, %S, %a : f64
+              scf.yield %r : f64
+            } else {
+              %g = memref.load %chain[%row, %c4] : memref<?x5xf64, #hal.descriptor_type<storage_buffer>>
+              %r = arith.mulf %g, %S : f64
+              scf.yield %r : f64
+            }
+            %idx1 = arith.addi %idx, %c1 : index
+            %at = arith.select %even, %idx, %idx1 : index
+            %cm2 = arith.subi %c, %c2 : index
+            %comp = arith.select %even, %c, %cm2 : index
+            %vn = func.call @narrow(%v) : (f64) -> ${ft}
+            scf.if %first {
+              memref.store %vn, %q[%b, %at, %comp] : memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+            } else {
+              %old = memref.load %q[%b, %at, %comp] : memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+              %sum = arith.addf %old, %vn : ${ft}
+              memref.store %sum, %q[%b, %at, %comp] : memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+            }
+          }
+          return
+        }
+
+        func.func @main() attributes {translation_info = #iree_codegen.translation_info<pipeline = ${pipeline} workgroup_size = [${wg}, 1, 1]>} {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %c2 = arith.constant 2 : index
+          %c3 = arith.constant 3 : index
+          %c4 = arith.constant 4 : index
+          %ckp = arith.constant ${kp} : index
+          %cwg = arith.constant ${wg} : index
+          %cspan = arith.constant ${span} : index
+          %cchunk = arith.constant ${chunk} : index
+          %ccol = arith.constant ${col} : index
+          %two = arith.constant 2.0 : f64
+          %three = arith.constant 3.0 : f64
+          %zero = arith.constant 0.0 : f64
+          %zk = arith.constant dense<0.0> : vector<${kp}xf64>
+          %pc0 = hal.interface.constant.load layout(#leg_analys_layout) ordinal(0) : i32
+          %pc1 = hal.interface.constant.load layout(#leg_analys_layout) ordinal(1) : i32
+          %pc2 = hal.interface.constant.load layout(#leg_analys_layout) ordinal(2) : i32
+          %pc3 = hal.interface.constant.load layout(#leg_analys_layout) ordinal(3) : i32
+          %pc4 = hal.interface.constant.load layout(#leg_analys_layout) ordinal(4) : i32
+          %pc5 = hal.interface.constant.load layout(#leg_analys_layout) ordinal(5) : i32
+          %lmax = arith.index_castui %pc0 : i32 to index
+          %mmax = arith.index_castui %pc1 : i32 to index
+          %nlat = arith.index_castui %pc2 : i32 to index
+          %npairs = arith.index_castui %pc3 : i32 to index
+          %nlm = arith.index_castui %pc4 : i32 to index
+          %nfields = arith.index_castui %pc5 : i32 to index
+          %mc = arith.addi %mmax, %c1 : index
+          %nseed = arith.muli %mc, %npairs : index
+          %nchain = func.call @chain_rows(%lmax, %mmax) : (index, index) -> index
+          %xtab = hal.interface.binding.subspan layout(#leg_analys_layout) binding(0) alignment(64) offset(%c0) flags(ReadOnly)
+              : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>{%npairs}
+          %seedtab = hal.interface.binding.subspan layout(#leg_analys_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly)
+              : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>{%nseed}
+          %polar = hal.interface.binding.subspan layout(#leg_analys_layout) binding(2) alignment(64) offset(%c0) flags(ReadOnly)
+              : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>{%mc}
+          %chain = hal.interface.binding.subspan layout(#leg_analys_layout) binding(3) alignment(64) offset(%c0) flags(ReadOnly)
+              : memref<?x5xf64, #hal.descriptor_type<storage_buffer>>{%nchain}
+          %wtab = hal.interface.binding.subspan layout(#leg_analys_layout) binding(4) alignment(64) offset(%c0) flags(ReadOnly)
+              : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>{%npairs}
+          %F = hal.interface.binding.subspan layout(#leg_analys_layout) binding(5) alignment(64) offset(%c0) flags(ReadOnly)
+              : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>{%nfields, %nlat, %mc}
+          %q = hal.interface.binding.subspan layout(#leg_analys_layout) binding(6) alignment(64) offset(%c0)
+              : memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>{%nfields, %nlm}
+
+          // the groups' sums of a span: ${nv} rows (4 step + part) of ${col} (${ng} groups and
+          // a pad that keeps a row's neighbours in other banks); the span's totals after
+          // four of the previous span's last step; the staged (alpha, beta)
+          %part = memref.alloc() : memref<${part_size}xf64, #gpu.address_space<workgroup>>
+          %sums = memref.alloc() : memref<${sums_size}xf64, #gpu.address_space<workgroup>>
+          %ab_s = memref.alloc() : memref<${span}x2xf64, #gpu.address_space<workgroup>>
+
+          %tid = gpu.thread_id x
+          %m = hal.interface.workgroup.id[0] : index
+          %b = hal.interface.workgroup.id[1] : index
+          %c = arith.remui %tid, %c4 : index
+          %grp = arith.divui %tid, %c4 : index
+          %ccc = arith.muli %c, %ccol : index
+          %colc = arith.addi %ccc, %grp : index
+          %skip = func.call @polar_rows(%polar, %m) : (memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> index
+          %lmm = arith.subi %lmax, %m : index
+          %kmax = arith.divui %lmm, %c2 : index
+          %nsteps = arith.addi %kmax, %c1 : index
+          %nspans0 = arith.subi %nsteps, %c1 : index
+          %nspans1 = arith.divui %nspans0, %cspan : index
+          %nspans = arith.addi %nspans1, %c1 : index
+          %row0 = func.call @chain_row0(%lmax, %m) : (index, index) -> index
+          // first index of order m in the m-major layout of q: m (2 L + 3 - m) / 2
+          %l2 = arith.muli %lmax, %c2 : index
+          %l23 = arith.addi %l2, %c3 : index
+          %l23m = arith.subi %l23, %m : index
+          %mm = arith.muli %m, %l23m : index
+          %mstart = arith.divui %mm, %c2 : index
+          %mi = arith.index_castui %m : index to i64
+          %mf = arith.uitofp %mi : i64 to f64
+          %m2 = math.fma %two, %mf, %three : f64
+          %am = math.sqrt %m2 : f64
+          // chunks of ${chunk} pairs from skip (at least one: an order that skips every pair
+          // writes zeros)
+          %live = arith.cmpi ult, %skip, %npairs : index
+          %rest = arith.subi %npairs, %skip : index
+          %pairs = arith.select %live, %rest, %c0 : index
+          %ch0 = arith.addi %pairs, %cchunk : index
+          %ch1 = arith.subi %ch0, %c1 : index
+          %nch0 = arith.divui %ch1, %cchunk : index
+          %nch = arith.maxui %nch0, %c1 : index
+          %tk = arith.muli %tid, %ckp : index
+          scf.for %ch = %c0 to %nch step %c1 {
+            %first = arith.cmpi eq, %ch, %c0 : index
+            %chp = arith.muli %ch, %cchunk : index
+            %cp0 = arith.addi %skip, %chp : index
+            %cp = arith.addi %cp0, %tk : index
+            // the thread's pairs: u, y_0 and the four parts, one vector<${kp}> each
+${init}
+            %lt4 = arith.cmpi ult, %tid, %c4 : index
+            scf.if %lt4 {
+              memref.store %zero, %sums[%tid] : memref<${sums_size}xf64, #gpu.address_space<workgroup>>
+            }
+            %fin:2 = scf.for %s = %c0 to %nspans step %c1 iter_args(%ya = %zk, %yb = %yv)
+                -> (vector<${kp}xf64>, vector<${kp}xf64>) {
+              %k0 = arith.muli %s, %cspan : index
+              %left = arith.subi %nsteps, %k0 : index
+              %cnt = arith.minui %left, %cspan : index
+              gpu.barrier  // the previous span's rows and totals are read
+              %lts = arith.cmpi ult, %tid, %cspan : index
+              scf.if %lts {
+                %k = arith.addi %k0, %tid : index
+                %in = arith.cmpi ult, %k, %nsteps : index
+                %rowk = arith.addi %row0, %k : index
+                %row = arith.select %in, %rowk, %row0 : index
+                %al0 = memref.load %chain[%row, %c0] : memref<?x5xf64, #hal.descriptor_type<storage_buffer>>
+                %be0 = memref.load %chain[%row, %c1] : memref<?x5xf64, #hal.descriptor_type<storage_buffer>>
+                memref.store %al0, %ab_s[%tid, %c0] : memref<${span}x2xf64, #gpu.address_space<workgroup>>
+                memref.store %be0, %ab_s[%tid, %c1] : memref<${span}x2xf64, #gpu.address_space<workgroup>>
+              }
+              gpu.barrier  // the span's (alpha, beta) are staged
+              // two steps per iteration (no register moves for the state): with an odd count
+              // the last runs one step past it, into a row of the span that nothing reads
+              %st:2 = scf.for %j = %c0 to %cnt step %c2 iter_args(%y0 = %ya, %y1 = %yb)
+                  -> (vector<${kp}xf64>, vector<${kp}xf64>) {
+                %n:2 = func.call @row_step(%part, %ab_s, %j, %colc, %c, %uv, %h0, %h1, %h2, %h3, %y0, %y1)
+                    : (memref<${part_size}xf64, #gpu.address_space<workgroup>>, memref<${span}x2xf64, #gpu.address_space<workgroup>>,
+                       index, index, index, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>,
+                       vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>) -> (vector<${kp}xf64>, vector<${kp}xf64>)
+                %j1 = arith.addi %j, %c1 : index
+                %n2:2 = func.call @row_step(%part, %ab_s, %j1, %colc, %c, %uv, %h0, %h1, %h2, %h3, %n#0, %n#1)
+                    : (memref<${part_size}xf64, #gpu.address_space<workgroup>>, memref<${span}x2xf64, #gpu.address_space<workgroup>>,
+                       index, index, index, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>,
+                       vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>) -> (vector<${kp}xf64>, vector<${kp}xf64>)
+                scf.yield %n2#0, %n2#1 : vector<${kp}xf64>, vector<${kp}xf64>
+              }
+              gpu.barrier  // the span's sums are stored
+              %cnt4 = arith.muli %cnt, %c4 : index
+              scf.for %v = %tid to %cnt4 step %cwg {
+                %tot = func.call @row_total(%part, %v) : (memref<${part_size}xf64, #gpu.address_space<workgroup>>, index) -> f64
+                %v4 = arith.addi %v, %c4 : index
+                memref.store %tot, %sums[%v4] : memref<${sums_size}xf64, #gpu.address_space<workgroup>>
+              }
+              gpu.barrier  // the span's totals are stored
+              scf.for %t = %tid to %cnt4 step %cwg {
+                func.call @finish(%sums, %chain, %q, %t, %k0, %row0, %lmm, %mstart, %b, %first)
+                    : (memref<${sums_size}xf64, #gpu.address_space<workgroup>>, memref<?x5xf64, #hal.descriptor_type<storage_buffer>>,
+                       memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, index, index, index, i1) -> ()
+              }
+              gpu.barrier  // q is written from the totals
+              scf.if %lt4 {
+                %lastv = arith.subi %cnt4, %c4 : index
+                %src = arith.addi %lastv, %c4 : index
+                %srct = arith.addi %src, %tid : index
+                %keep = memref.load %sums[%srct] : memref<${sums_size}xf64, #gpu.address_space<workgroup>>
+                memref.store %keep, %sums[%tid] : memref<${sums_size}xf64, #gpu.address_space<workgroup>>
+              }
+              scf.yield %st#0, %st#1 : vector<${kp}xf64>, vector<${kp}xf64>
+            }
+            gpu.barrier  // the chunk's last totals are read
+          }
+          return
+        }
+      }
+    }
+  }
