@@ -153,13 +153,15 @@ ISHIOKA_ANALYS_PAIRS = 384
 # more than LANES64_FROM_PAIRS pairs: pairs per thread, steps per span, the most threads per
 # workgroup (chunks of pairs past that). H200, Legendre analysis, Nsight Compute
 # (BENCHMARKS.md twenty-first run), against the float32 scheme at lmax 1023 / 2047 and
-# leg_analys_ishioka.mlir on 361-384 pairs: lmax 1023 175 -> 163 us, 2047 1100 -> 884, 767
-# 143 -> 113, 720 on 721 x 1440 129 -> 104; analysis error at lmax 1023 9.4e-7 -> 1.1e-7.
+# leg_analys_ishioka.mlir on 361-384 pairs: lmax 1023 175 -> 158 us, 2047 1100 -> 884, 767
+# 143 -> 109, 720 on 721 x 1440 129 -> 100; analysis error at lmax 1023 9.4e-7 -> 1.1e-7.
 # On 256 pairs (lmax 511: one warp per workgroup) it took 62 us against 48. One step per
 # loop (the state's registers moved each step) took 174 / 993 us at lmax 1023 / 2047; 4 pairs
-# per thread 184 / 1154 and spans of 16 steps 168 / 1000 (a CUDA C prototype).
+# per thread 184 / 1154 and spans of 16 steps 168 / 1000 (a CUDA C prototype). Spans of 64
+# steps where the sums fit (workgroups of 64 threads) against 32: lmax 1023 162 -> 158 us,
+# 767 111 -> 109, 720 102 -> 100 (analysis enqueued 1-2% faster).
 LANES64_PAIRS = 8
-LANES64_SPAN = 32
+LANES64_SPAN = 64
 LANES64_WG = 128
 LANES64_FROM_PAIRS = 256
 LANES64_TARGETS = ("cuda",)  # float64 shuffles (tests/test_mlir_family.py runs it on lavapipe)
@@ -1001,12 +1003,17 @@ def lanes64_analysis(plan: Plan) -> bool:
 
 def _lanes64_analys_values(plan: Plan, v: dict, core: dict[str, str]) -> dict:
     """The substitutions of leg_analys_lanes64.mlir: its workgroup (threads for the grid's
-    pairs, ``LANES64_PAIRS`` each, in warps, at most ``LANES64_WG``), its arrays' sizes and
-    the unrolled body of ``@step``."""
-    kp, span = LANES64_PAIRS, LANES64_SPAN
+    pairs, ``LANES64_PAIRS`` each, in warps, at most ``LANES64_WG``), its steps per span
+    (``LANES64_SPAN`` at most), its arrays' sizes and the unrolled bodies."""
+    kp = LANES64_PAIRS
     wg = min(LANES64_WG, 32 * -(-plan.npairs // (32 * kp)))
     ng = wg // 4
     col = ng + 1  # odd: a span row's neighbours in other banks
+    # steps per span: at most one per thread (each stages one), sums within the target's
+    # workgroup memory (CUDA: the static 48 KB)
+    span, memory = min(LANES64_SPAN, wg), ISHIOKA_ANALYS_LIMITS[plan.target][1]
+    while 4 * span * col * 8 > memory:
+        span //= 2
     out = {**v, **_ishioka_conversions(v["ft"]), "kp": kp, "span": span, "wg": wg, "ng": ng,
            "col": col, "nv": 4 * span, "chunk": wg * kp, "part_size": 4 * span * col,
            "sums_size": 4 + 4 * span, "scale_bits": ISHIOKA_SCALING["scale_bits"],

@@ -266,13 +266,14 @@ def test_ishioka_analysis_serves_the_plans_one_workgroup_holds():
 def test_lanes64_analysis_serves_cuda_grids_of_more_than_256_pairs():
     # float32, one field per thread, the "ishioka" analysis, CUDA, more than 256 pairs, no
     # seed below level -1 (lmax 2047: level -1); 8 pairs per thread in workgroups of whole
-    # warps, 128 threads at most (chunks of 1024 pairs past that)
+    # warps, 128 threads at most (chunks of 1024 pairs past that); spans of 64 steps where
+    # the sums fit 48 KB (64 threads), else 32
     def plan(lmax, target="cuda", **kw):
         return Plan.create(lmax, target=target, kernels="mlir", **kw)
 
     def shape(p):
         v = kernels_mlir.stage_values(p, pipeline.template_values(p))["leg_analys"]
-        return v["wg"], v["chunk"]
+        return v["wg"], v["chunk"], v["span"]
 
     runs = kernels_mlir.lanes64_analysis
     assert runs(plan(1023)) and runs(plan(767)) and runs(plan(2047))
@@ -281,8 +282,8 @@ def test_lanes64_analysis_serves_cuda_grids_of_more_than_256_pairs():
     assert not runs(plan(511)) and not runs(plan(1023, fields_per_thread=4))
     assert not runs(plan(1023, dtype="float64")) and not runs(plan(1023, recurrence="standard"))
     assert not runs(plan(1023, "vulkan", recurrence="ishioka"))
-    assert shape(plan(1023)) == (64, 512) and shape(plan(2047)) == (128, 1024)
-    assert shape(plan(600, nlat=2200)) == (128, 1024)  # 1100 pairs: two chunks
+    assert shape(plan(1023)) == (64, 512, 64) and shape(plan(2047)) == (128, 1024, 32)
+    assert shape(plan(600, nlat=2200)) == (128, 1024, 32)  # 1100 pairs: two chunks
     assert plan(1023).analys_tables == plan(511).analys_tables  # the Ishioka analyses' tables
 
 
