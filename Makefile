@@ -1,6 +1,7 @@
 # The two set-up commands of the README. Each does its own set-up on a fresh machine.
 #   make demo   main job: venv, install, synthesis -> analysis roundtrip on the default device
-#   make test   test suite: venv, test extras, system drivers/tools when missing, pytest
+#   make test   test suite: venv, test extras, system drivers/tools when missing, pytest on
+#               every core (one test file per worker: module fixtures compile once)
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -22,4 +23,4 @@ test-deps: $(PY)
 	bash tools/install_test_deps.sh
 
 test: test-deps
-	$(PY) -m pytest -q $(PYTEST_ARGS)
+	$(PY) -m pytest -q -n auto --dist loadfile $(PYTEST_ARGS)
