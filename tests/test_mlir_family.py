@@ -232,7 +232,6 @@ def test_lanes64_analysis_on_lavapipe(vulkan, rng, monkeypatch, lmax, kw, live_b
     monkeypatch.setattr(kernels_mlir, "LANES64_PAIRS", 4)
     monkeypatch.setattr(kernels_mlir, "ISHIOKA_SCALING",
                         {**kernels_mlir.ISHIOKA_SCALING, "live_bits": live_bits})
-    kernels_mlir._lowest_seed_counter.cache_clear()
     mod = build(lmax, recurrence="ishioka", **kw)
     assert mod.info["variants"]["analysis_reduction"] == "ishioka, float64 lane sums"
     assert kernels_mlir._lowest_level(mod.plan) == (0 if live_bits == 800 else -1)
