@@ -1046,9 +1046,7 @@ def _lanes64_step(kp: int, part_size: int) -> str:
     """The sums of leg_analys_lanes64.mlir's ``@step``: each part's fused multiply-adds over
     the ``kp`` pairs, then the reduce-scatter over the four lanes of the group (xor 2: lanes
     c < 2 keep the even parts, the others the odd ones; xor 1: one part each) and the store."""
-    lines = ["%k0c = arith.constant 0 : index", "%k1c = arith.constant 1 : index",
-             "%k2c = arith.constant 2 : index"]
-    lines += [f"%e{i} = vector.extract %y1[{i}] : f64 from vector<{kp}xf64>" for i in range(kp)]
+    lines = [f"%e{i} = vector.extract %y1[{i}] : f64 from vector<{kp}xf64>" for i in range(kp)]
     for g in range(4):
         lines += [f"%g{g}_{i} = vector.extract %g{g}[{i}] : f64 from vector<{kp}xf64>"
                   for i in range(kp)]
@@ -1056,8 +1054,8 @@ def _lanes64_step(kp: int, part_size: int) -> str:
         lines += [f"%s{g}_{i} = math.fma %e{i}, %g{g}_{i}, %s{g}_{i - 1} : f64"
                   for i in range(1, kp)]
     s0, s1, s2, s3 = (f"%s{g}_{kp - 1}" for g in range(4))
-    lines += ["%bit2 = arith.andi %c, %k2c : index",
-              "%hi = arith.cmpi ne, %bit2, %k0c : index",
+    lines += ["%bit2 = arith.andi %c, %c2 : index",
+              "%hi = arith.cmpi ne, %bit2, %c0 : index",
               f"%kp0 = arith.select %hi, {s2}, {s0} : f64",
               f"%kp1 = arith.select %hi, {s3}, {s1} : f64",
               f"%gv0 = arith.select %hi, {s0}, {s2} : f64",
@@ -1067,8 +1065,8 @@ def _lanes64_step(kp: int, part_size: int) -> str:
               "%x0, %ok0 = gpu.shuffle xor %gv0, %off2, %width : f64",
               "%x1, %ok1 = gpu.shuffle xor %gv1, %off2, %width : f64",
               "%h0 = arith.addf %kp0, %x0 : f64", "%h1 = arith.addf %kp1, %x1 : f64",
-              "%bit1 = arith.andi %c, %k1c : index",
-              "%odd = arith.cmpi ne, %bit1, %k0c : index",
+              "%bit1 = arith.andi %c, %c1 : index",
+              "%odd = arith.cmpi ne, %bit1, %c0 : index",
               "%kk = arith.select %odd, %h1, %h0 : f64",
               "%gg = arith.select %odd, %h0, %h1 : f64",
               "%x2, %ok2 = gpu.shuffle xor %gg, %off1, %width : f64",

@@ -34,7 +34,8 @@ LANE_SUM_TARGETS = ("cuda",)
 # One float32 field sums over lane pairs (one shuffle per value; the partial sums take half
 # the workgroup memory, so spans of 64 degrees) on grids of 385-512 latitude pairs: one
 # chunk of four pairs per thread (leg_analys.mlir, with recurrence="standard": the default
-# one-field plans on CUDA take the Ishioka analysis, kernels_mlir.lanes64_analysis). H200, Legendre analysis, one field (BENCHMARKS.md sixteenth run): lmax
+# one-field plans on CUDA take the Ishioka analysis, kernels_mlir.lanes64_analysis). H200,
+# Legendre analysis, one field (BENCHMARKS.md sixteenth run): lmax
 # 1023 198.8-201.7 -> 174.8-177.3 us (96 registers: 5 workgroups per SM instead of 6, which
 # alone gave 180); lmax 2047 (two chunks) 1103-1104 -> 1150-1155; lmax 511 (256 pairs)
 # 57.5 -> 65.5 us with the spans of the tenth run.

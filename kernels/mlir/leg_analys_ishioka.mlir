@@ -29,50 +29,6 @@
       builtin.module {
 ${legendre_core}
 
-        // The weighted even and odd parts of pair %p for order %m and field %b, in float64
-        // and rounded once: w (F_n + F_s) re, im, w x (F_n - F_s) re, im (zeros past the last
-        // pair; a row is its own mirror at the equator of an odd grid).
-        func.func private @fold(%F: memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
-            %wtab: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %x: f64, %p: index,
-            %npairs: index, %nlat: index, %b: index, %m: index) -> (f32, f32, f32, f32) {
-          %c0 = arith.constant 0 : index
-          %c1 = arith.constant 1 : index
-          %zero = arith.constant 0.0 : f64
-          %plast = arith.subi %npairs, %c1 : index
-          %valid = arith.cmpi ult, %p, %npairs : index
-          %pc = arith.minui %p, %plast : index
-          %w0 = memref.load %wtab[%pc] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-          %w1 = func.call @widen(%w0) : (${ft}) -> f64
-          %w = arith.select %valid, %w1, %zero : f64
-          %last = arith.subi %nlat, %c1 : index
-          %s = arith.subi %last, %pc : index
-          %same = arith.cmpi eq, %s, %pc : index
-          %nr0 = memref.load %F[%b, %pc, %m, %c0] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
-          %ni0 = memref.load %F[%b, %pc, %m, %c1] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
-          %sr0 = memref.load %F[%b, %s, %m, %c0] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
-          %si0 = memref.load %F[%b, %s, %m, %c1] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
-          %nr = func.call @widen(%nr0) : (${ft}) -> f64
-          %ni = func.call @widen(%ni0) : (${ft}) -> f64
-          %sr1 = func.call @widen(%sr0) : (${ft}) -> f64
-          %si1 = func.call @widen(%si0) : (${ft}) -> f64
-          %sr = arith.select %same, %zero, %sr1 : f64
-          %si = arith.select %same, %zero, %si1 : f64
-          %wx = arith.mulf %w, %x : f64
-          %pr = arith.addf %nr, %sr : f64
-          %pi = arith.addf %ni, %si : f64
-          %mr = arith.subf %nr, %sr : f64
-          %mi = arith.subf %ni, %si : f64
-          %g0 = arith.mulf %w, %pr : f64
-          %g1 = arith.mulf %w, %pi : f64
-          %g2 = arith.mulf %wx, %mr : f64
-          %g3 = arith.mulf %wx, %mi : f64
-          %f0 = arith.truncf %g0 : f64 to f32
-          %f1 = arith.truncf %g1 : f64 to f32
-          %f2 = arith.truncf %g2 : f64 to f32
-          %f3 = arith.truncf %g3 : f64 to f32
-          return %f0, %f1, %f2, %f3 : f32, f32, f32, f32
-        }
-
         // Row %j of buffer %buf of the staged chain coefficients: (alpha, beta) of step %k of
         // order m (rows from %row0), zeros past its last step %kmax.
         func.func private @stage_ab(%chain: memref<?x5xf64, #hal.descriptor_type<storage_buffer>>,
@@ -330,23 +286,22 @@ ${sums}
             %p = arith.addi %wbase, %j : index
             %valid = arith.cmpi ult, %p, %npairs : index
             %pc = arith.minui %p, %plast : index
-            %xh = memref.load %xtab[%pc, %c0] : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>
-            %xl = memref.load %xtab[%pc, %c1] : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>
-            %xh64 = func.call @widen(%xh) : (${ft}) -> f64
-            %xl64 = func.call @widen(%xl) : (${ft}) -> f64
-            %x = arith.addf %xh64, %xl64 : f64
-            %u = arith.mulf %x, %x : f64
-            %g:4 = func.call @fold(%F, %wtab, %x, %p, %npairs, %nlat, %b, %m)
+            %x, %u = func.call @node64(%xtab, %pc) : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> (f64, f64)
+            %g64:4 = func.call @parts64(%F, %wtab, %x, %p, %npairs, %nlat, %b, %m)
                 : (memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
-                   f64, index, index, index, index, index) -> (f32, f32, f32, f32)
+                   f64, index, index, index, index, index) -> (f64, f64, f64, f64)
+            %g0 = arith.truncf %g64#0 : f64 to f32
+            %g1 = arith.truncf %g64#1 : f64 to f32
+            %g2 = arith.truncf %g64#2 : f64 to f32
+            %g3 = arith.truncf %g64#3 : f64 to f32
             %o0 = arith.addi %sgbase, %j : index
             %o1 = arith.addi %o0, %cnl : index
             %o2 = arith.addi %o1, %cnl : index
             %o3 = arith.addi %o2, %cnl : index
-            memref.store %g#0, %ys[%o0] : memref<${ys_size}xf32, #gpu.address_space<workgroup>>
-            memref.store %g#1, %ys[%o1] : memref<${ys_size}xf32, #gpu.address_space<workgroup>>
-            memref.store %g#2, %ys[%o2] : memref<${ys_size}xf32, #gpu.address_space<workgroup>>
-            memref.store %g#3, %ys[%o3] : memref<${ys_size}xf32, #gpu.address_space<workgroup>>
+            memref.store %g0, %ys[%o0] : memref<${ys_size}xf32, #gpu.address_space<workgroup>>
+            memref.store %g1, %ys[%o1] : memref<${ys_size}xf32, #gpu.address_space<workgroup>>
+            memref.store %g2, %ys[%o2] : memref<${ys_size}xf32, #gpu.address_space<workgroup>>
+            memref.store %g3, %ys[%o3] : memref<${ys_size}xf32, #gpu.address_space<workgroup>>
             %srow = arith.addi %srow0, %pc : index
             %ysd = memref.load %seedtab[%srow, %c0] : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>
             %kf = memref.load %seedtab[%srow, %c1] : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>

@@ -32,9 +32,8 @@
 ${legendre_core}
 
         // Pair %p of order %m, field %b: u = x^2, the seed y_0 = a_{m+1} P_mm on its level's
-        // scale, and the weighted parts w (F_n + F_s) re, im, w x (F_n - F_s) re, im on the
-        // inverse scale (all zero past the last pair; a row is its own mirror at the equator
-        // of an odd grid).
+        // scale, and the weighted parts of F (@parts64) on the inverse scale (zeros past the
+        // last pair).
         func.func private @pair(%xtab: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>,
             %seedtab: memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
             %F: memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
@@ -60,60 +59,30 @@ ${legendre_core}
           %c0l = arith.constant 0 : i64
           %live = arith.cmpi eq, %lev, %c0l : i64
           %scale = arith.select %live, %one, %down : f64
-          %w0 = memref.load %wtab[%pc] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-          %w1 = func.call @widen(%w0) : (${ft}) -> f64
-          %w2 = arith.mulf %w1, %scale : f64
-          %w = arith.select %valid, %w2, %zero : f64
-          %last = arith.subi %nlat, %c1 : index
-          %s = arith.subi %last, %pc : index
-          %same = arith.cmpi eq, %s, %pc : index
-          %nr0 = memref.load %F[%b, %pc, %m, %c0] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
-          %ni0 = memref.load %F[%b, %pc, %m, %c1] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
-          %sr0 = memref.load %F[%b, %s, %m, %c0] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
-          %si0 = memref.load %F[%b, %s, %m, %c1] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
-          %nr = func.call @widen(%nr0) : (${ft}) -> f64
-          %ni = func.call @widen(%ni0) : (${ft}) -> f64
-          %sr1 = func.call @widen(%sr0) : (${ft}) -> f64
-          %si1 = func.call @widen(%si0) : (${ft}) -> f64
-          %sr = arith.select %same, %zero, %sr1 : f64
-          %si = arith.select %same, %zero, %si1 : f64
-          %wx = arith.mulf %w, %x : f64
-          %pr = arith.addf %nr, %sr : f64
-          %pi = arith.addf %ni, %si : f64
-          %mr = arith.subf %nr, %sr : f64
-          %mi = arith.subf %ni, %si : f64
-          %g0 = arith.mulf %w, %pr : f64
-          %g1 = arith.mulf %w, %pi : f64
-          %g2 = arith.mulf %wx, %mr : f64
-          %g3 = arith.mulf %wx, %mi : f64
+          %g:4 = func.call @parts64(%F, %wtab, %x, %p, %npairs, %nlat, %b, %m)
+              : (memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
+                 f64, index, index, index, index, index) -> (f64, f64, f64, f64)
+          %g0 = arith.mulf %g#0, %scale : f64
+          %g1 = arith.mulf %g#1, %scale : f64
+          %g2 = arith.mulf %g#2, %scale : f64
+          %g3 = arith.mulf %g#3, %scale : f64
           return %u, %y0, %g0, %g1, %g2, %g3 : f64, f64, f64, f64, f64, f64
         }
 
-        // One step k -> k + 1 of the thread's pairs, (y0, y1) = (y_{k-1}, y_k): the sums of
-        // y_k times each part over the pairs, the group's four lanes' sums added up (lane %c
-        // of the group keeps sum c) and stored at %o (row 4 j + c of the span, the group's
-        // column), and y_{k+1} = (alpha u + beta) y_k + y_{k-1}. The sums, unrolled over the
-        // ${kp} pairs, come from ireesht/kernels_mlir.py.
+        // Step %j of the span, k -> k + 1 of the thread's pairs, (y0, y1) = (y_{k-1}, y_k):
+        // the sums of y_k times each part over the pairs, the group's four lanes' sums added
+        // up (lane %c of the group keeps sum c) and stored at row 4 %j + c of the span, in
+        // the group's column (%colc: c ${col} + group), and y_{k+1} = (alpha_k u + beta_k) y_k
+        // + y_{k-1} with the staged (alpha_k, beta_k). The sums, unrolled over the ${kp}
+        // pairs, come from ireesht/kernels_mlir.py.
         func.func private @step(%part: memref<${part_size}xf64, #gpu.address_space<workgroup>>,
-            %o: index, %c: index, %al: f64, %be: f64, %u: vector<${kp}xf64>,
-            %g0: vector<${kp}xf64>, %g1: vector<${kp}xf64>, %g2: vector<${kp}xf64>, %g3: vector<${kp}xf64>,
-            %y0: vector<${kp}xf64>, %y1: vector<${kp}xf64>) -> (vector<${kp}xf64>, vector<${kp}xf64>) {
-${step}
-          %alv = vector.broadcast %al : f64 to vector<${kp}xf64>
-          %bev = vector.broadcast %be : f64 to vector<${kp}xf64>
-          %t = math.fma %alv, %u, %bev : vector<${kp}xf64>
-          %yn = math.fma %t, %y1, %y0 : vector<${kp}xf64>
-          return %y1, %yn : vector<${kp}xf64>, vector<${kp}xf64>
-        }
-
-        // Step %j of the span: its staged (alpha, beta), its rows from %colc (the lane's part
-        // and group), @step.
-        func.func private @row_step(%part: memref<${part_size}xf64, #gpu.address_space<workgroup>>,
             %ab_s: memref<${span}x2xf64, #gpu.address_space<workgroup>>, %j: index, %colc: index,
             %c: index, %u: vector<${kp}xf64>, %g0: vector<${kp}xf64>, %g1: vector<${kp}xf64>,
             %g2: vector<${kp}xf64>, %g3: vector<${kp}xf64>, %y0: vector<${kp}xf64>, %y1: vector<${kp}xf64>)
             -> (vector<${kp}xf64>, vector<${kp}xf64>) {
           %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %c2 = arith.constant 2 : index
           %c4 = arith.constant 4 : index
           %ccol = arith.constant ${col} : index
           %ab = vector.load %ab_s[%j, %c0] : memref<${span}x2xf64, #gpu.address_space<workgroup>>, vector<2xf64>
@@ -122,11 +91,12 @@ ${step}
           %j4 = arith.muli %j, %c4 : index
           %jr = arith.muli %j4, %ccol : index
           %o = arith.addi %jr, %colc : index
-          %n:2 = func.call @step(%part, %o, %c, %al, %be, %u, %g0, %g1, %g2, %g3, %y0, %y1)
-              : (memref<${part_size}xf64, #gpu.address_space<workgroup>>, index, index, f64, f64,
-                 vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>,
-                 vector<${kp}xf64>, vector<${kp}xf64>) -> (vector<${kp}xf64>, vector<${kp}xf64>)
-          return %n#0, %n#1 : vector<${kp}xf64>, vector<${kp}xf64>
+${step}
+          %alv = vector.broadcast %al : f64 to vector<${kp}xf64>
+          %bev = vector.broadcast %be : f64 to vector<${kp}xf64>
+          %t = math.fma %alv, %u, %bev : vector<${kp}xf64>
+          %yn = math.fma %t, %y1, %y0 : vector<${kp}xf64>
+          return %y1, %yn : vector<${kp}xf64>, vector<${kp}xf64>
         }
 
         // Sum %v (4 step + part) of the span, over the ${ng} groups' columns.
@@ -334,12 +304,12 @@ ${init}
               // the last runs one step past it, into a row of the span that nothing reads
               %st:2 = scf.for %j = %c0 to %cnt step %c2 iter_args(%y0 = %ya, %y1 = %yb)
                   -> (vector<${kp}xf64>, vector<${kp}xf64>) {
-                %n:2 = func.call @row_step(%part, %ab_s, %j, %colc, %c, %uv, %h0, %h1, %h2, %h3, %y0, %y1)
+                %n:2 = func.call @step(%part, %ab_s, %j, %colc, %c, %uv, %h0, %h1, %h2, %h3, %y0, %y1)
                     : (memref<${part_size}xf64, #gpu.address_space<workgroup>>, memref<${span}x2xf64, #gpu.address_space<workgroup>>,
                        index, index, index, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>,
                        vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>) -> (vector<${kp}xf64>, vector<${kp}xf64>)
                 %j1 = arith.addi %j, %c1 : index
-                %n2:2 = func.call @row_step(%part, %ab_s, %j1, %colc, %c, %uv, %h0, %h1, %h2, %h3, %n#0, %n#1)
+                %n2:2 = func.call @step(%part, %ab_s, %j1, %colc, %c, %uv, %h0, %h1, %h2, %h3, %n#0, %n#1)
                     : (memref<${part_size}xf64, #gpu.address_space<workgroup>>, memref<${span}x2xf64, #gpu.address_space<workgroup>>,
                        index, index, index, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>,
                        vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>) -> (vector<${kp}xf64>, vector<${kp}xf64>)

@@ -361,6 +361,46 @@ ${seed64}
           %r = arith.subi %gl, %glm : index
           return %r : index
         }
+        // The weighted even and odd parts of pair %p (node x) for order %m and field %b, in
+        // float64: w (F_n + F_s) re, im, w x (F_n - F_s) re, im (zeros past the last pair; a
+        // row is its own mirror at the equator of an odd grid).
+        func.func private @parts64(%F: memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
+            %wtab: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %x: f64, %p: index,
+            %npairs: index, %nlat: index, %b: index, %m: index) -> (f64, f64, f64, f64) {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %zero = arith.constant 0.0 : f64
+          %plast = arith.subi %npairs, %c1 : index
+          %valid = arith.cmpi ult, %p, %npairs : index
+          %pc = arith.minui %p, %plast : index
+          %w0 = memref.load %wtab[%pc] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+          %w1 = func.call @widen(%w0) : (${ft}) -> f64
+          %w = arith.select %valid, %w1, %zero : f64
+          %last = arith.subi %nlat, %c1 : index
+          %s = arith.subi %last, %pc : index
+          %same = arith.cmpi eq, %s, %pc : index
+          %nr0 = memref.load %F[%b, %pc, %m, %c0] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+          %ni0 = memref.load %F[%b, %pc, %m, %c1] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+          %sr0 = memref.load %F[%b, %s, %m, %c0] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+          %si0 = memref.load %F[%b, %s, %m, %c1] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+          %nr = func.call @widen(%nr0) : (${ft}) -> f64
+          %ni = func.call @widen(%ni0) : (${ft}) -> f64
+          %sr1 = func.call @widen(%sr0) : (${ft}) -> f64
+          %si1 = func.call @widen(%si0) : (${ft}) -> f64
+          %sr = arith.select %same, %zero, %sr1 : f64
+          %si = arith.select %same, %zero, %si1 : f64
+          %wx = arith.mulf %w, %x : f64
+          %pr = arith.addf %nr, %sr : f64
+          %pi = arith.addf %ni, %si : f64
+          %mr = arith.subf %nr, %sr : f64
+          %mi = arith.subf %ni, %si : f64
+          %g0 = arith.mulf %w, %pr : f64
+          %g1 = arith.mulf %w, %pi : f64
+          %g2 = arith.mulf %wx, %mr : f64
+          %g3 = arith.mulf %wx, %mi : f64
+          return %g0, %g1, %g2, %g3 : f64, f64, f64, f64
+        }
+
         // The pair's x (hi + lo of xtab, exact in float64) and u = x^2.
         func.func private @node64(%xtab: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, %p: index) -> (f64, f64) {
           %c0 = arith.constant 0 : index
