@@ -112,3 +112,35 @@ def synth_order(lmax: int, m: int, q: np.ndarray, x: np.ndarray, pmm: np.ndarray
         fo += y1 * qo[j]
         y1, y0 = (rows[j, 0] * u + rows[j, 1]) * y1 + y0, y1
     return fe + x * fo, fe - x * fo
+
+
+def restart_states(lmax: int, mmax: int, u: np.ndarray, y0: np.ndarray, segment: int
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """The chain's states where segments of ``segment`` steps start, in float64: for order m
+    (``steps(lmax, m)`` steps, ``S_m`` segments) and each segment s = 1 .. S_m - 1, the
+    state (y_{kb-1}, y_kb) at kb = s segment - 1 of every pair, from ``u (npairs,)`` and the
+    seeds ``y0 (mmax+1, npairs)`` (y_{-1} = 0) by :func:`chain_table`'s rows (the kernels'
+    recurrence, without their fused roundings).
+
+    Returns ``rows (mmax+1,)``, order m's first row, and ``states (rows, npairs, 2)``, the
+    rows of each order's segments 1 .. S_m - 1 in turn.
+    """
+    m = np.arange(mmax + 1)
+    nseg = -(-((lmax - m) // 2 + 1) // segment)
+    rows = np.concatenate(([0], np.cumsum(nseg - 1)[:-1]))
+    states = np.zeros((int((nseg - 1).sum()), u.size, 2))
+    chain = chain_table(lmax, mmax)
+    first = offset(lmax, m)
+    a, b = np.zeros_like(y0), np.array(y0, dtype=np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):  # orders past their last step
+        for k in range(int((nseg - 1).max()) * segment):
+            if (k + 1) % segment == 0:  # the state at kb = k: segment s = (k + 1) / segment
+                s = (k + 1) // segment
+                run = s < nseg
+                states[rows[run] + s - 1, :, 0] = a[run]
+                states[rows[run] + s - 1, :, 1] = b[run]
+            r = np.minimum(first + k, len(chain) - 1)  # past an order's last step: unused
+            a, b = b, (chain[r, 0, None] * u + chain[r, 1, None]) * b + a
+    if not np.isfinite(states).all():
+        raise ValueError("the chain overflowed float64 before a segment's start")
+    return rows, states

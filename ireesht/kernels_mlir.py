@@ -40,7 +40,8 @@ takes the parts ``polar``, ``ishioka`` and ``synth_grid`` of ``legendre_core.mli
 (``leg_analys_ishioka.mlir``: parts ``polar`` and ``ishioka``, its sizes from
 ``_ishioka_analys_shape`` and its unrolled bodies from ``_ishioka_analys_bodies``), or where
 ``lanes64_analysis`` (``leg_analys_lanes64.mlir``, CUDA only: parts ``polar`` and
-``ishioka``, its sizes and unrolled bodies from ``_lanes64_analys_values``), and its
+``ishioka``, its sizes and unrolled bodies from ``_lanes64_analys_values``, in segments from
+restart tables where ``lanes64_segment``, ``lanes64_restart``), and its
 synthesis on tensor cores where ``mma_synthesis`` (``leg_synth_mma.mlir``, CUDA only: parts
 ``polar``, ``ishioka``, ``mma`` and ``synth_grid``, its sizes and unrolled bodies from
 ``_mma_synth_values``), and its analysis on tensor cores where ``mma_analysis``
@@ -59,7 +60,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ireesht import fourier, legendre
+from ireesht import fourier, ishioka, legendre
 from ireesht.legendre import RESCALE_BITS
 from ireesht.pipeline import split_sections
 from ireesht.plan import STAGES, SYNTH_WG, Plan, analys_fields_per_thread, analys_lane_group
@@ -143,15 +144,15 @@ MMA_ANALYS_WINDOW = 16
 # one or two per thread; and the most pairs it serves. H200, Legendre analysis, one field,
 # against the float32 scheme (BENCHMARKS.md fourteenth run): lmax 255 27 -> 25 us, 511 58 ->
 # 49, 360 on 721 x 1440 67 -> 44, 720 there 145 -> 129, but lmax 1023 (512 pairs) 199 -> 235:
-# grids of more than 384 pairs (lmax 767) keep the float32 scheme (CUDA's grids of more than
-# 256 pairs take leg_analys_lanes64.mlir, below).
+# grids of more than 384 pairs (lmax 767) keep the float32 scheme (on CUDA
+# leg_analys_lanes64.mlir serves them all, below).
 ISHIOKA_ANALYS_SPAN = 8
 ISHIOKA_ANALYS_LIMITS = {"cuda": (1024, 48 * 1024), "vulkan": (128, 32768)}
 ISHIOKA_ANALYS_PAIRS = 384
 # leg_analys_lanes64.mlir (CUDA; kernels_mlir.lanes64_analysis): the Ishioka analysis of one
-# float32 field with float64 sums, reduced over groups of four lanes by shuffles, on grids of
-# more than LANES64_FROM_PAIRS pairs: pairs per thread, steps per span, the most threads per
-# workgroup (chunks of pairs past that). H200, Legendre analysis, Nsight Compute
+# float32 field with float64 sums, reduced over groups of four lanes by shuffles: the most
+# pairs per thread, steps per span, the most threads per workgroup (chunks of pairs past
+# that). H200, Legendre analysis, Nsight Compute
 # (BENCHMARKS.md twenty-first run), against the float32 scheme at lmax 1023 / 2047 and
 # leg_analys_ishioka.mlir on 361-384 pairs: lmax 1023 175 -> 158 us, 2047 1100 -> 884, 767
 # 143 -> 109, 720 on 721 x 1440 129 -> 100; analysis error at lmax 1023 9.4e-7 -> 1.1e-7.
@@ -159,11 +160,26 @@ ISHIOKA_ANALYS_PAIRS = 384
 # loop (the state's registers moved each step) took 174 / 993 us at lmax 1023 / 2047; 4 pairs
 # per thread 184 / 1154 and spans of 16 steps 168 / 1000 (a CUDA C prototype). Spans of 64
 # steps where the sums fit (workgroups of 64 threads) against 32: lmax 1023 162 -> 158 us,
-# 767 111 -> 109, 720 102 -> 100 (analysis enqueued 1-2% faster).
+# 767 111 -> 109, 720 102 -> 100 (analysis enqueued 1-2% faster). Tried at lmax 1023 and
+# not taken (twenty-second run): sums in two or four chains per part, four steps per loop
+# iteration, e1 / e2 / g staged in workgroup memory with alpha and beta, spans of 32 with
+# four steps: 162-192 against 160 us.
 LANES64_PAIRS = 8
 LANES64_SPAN = 64
 LANES64_WG = 128
-LANES64_FROM_PAIRS = 256
+# Grids of at most LANES64_SEGMENT_PAIRS pairs, where a workgroup per order leaves the GPU
+# waiting on the low orders' long chains, run each order in segments of
+# steps(lmax, 0) / LANES64_SEGMENTS - 1 steps (each runs one step more: whole spans), at
+# least LANES64_SEGMENT_MIN, from restart tables (lanes64_restart); grids that take no
+# segments and have no more pairs keep leg_analys_ishioka.mlir. H200, Legendre analysis
+# (BENCHMARKS.md twenty-second run), against leg_analys_ishioka.mlir: lmax 127 14.1 -> 7.0
+# us (segments of 15), 255 25 -> 15.4 (31), 511 48 -> 41 (63); analysis error 3-6x smaller.
+# A workgroup of 32 threads at lmax 511 takes 187 registers; four pairs per thread, 64
+# threads and 115 registers, took 46 us with segments of 31. Without restart tables (each
+# segment running the chain from its seed) segments cost more than they saved.
+LANES64_SEGMENTS = 4
+LANES64_SEGMENT_MIN = 15
+LANES64_SEGMENT_PAIRS = 256
 LANES64_TARGETS = ("cuda",)  # float64 shuffles (tests/test_mlir_family.py runs it on lavapipe)
 # The direction s of fft_core.mlir's FFT, exp(s 2 pi i k t / n): its sign, s as a float, and
 # the arith ops that add and subtract s times a term.
@@ -990,22 +1006,60 @@ def _ishioka_analys_shape(plan: Plan) -> dict | None:
     return None
 
 
-def lanes64_analysis(plan: Plan) -> bool:
-    """Whether the plan's Legendre analysis runs leg_analys_lanes64.mlir: ``LANES64_TARGETS``,
-    the "ishioka" recurrence in the analysis, float32 data, one field per thread, a grid of
-    more than ``LANES64_FROM_PAIRS`` pairs, and no seed below level -1 (a level -1 pair runs
-    scaled, its parts inversely)."""
+def _lanes64_serves(plan: Plan) -> bool:
+    """``LANES64_TARGETS``, the "ishioka" recurrence in the analysis, float32 data, one field
+    per thread, and no seed below level -1 (a level -1 pair runs scaled, its parts
+    inversely)."""
     return (plan.kernels == "mlir" and plan.target in LANES64_TARGETS
             and plan.analys_recurrence == "ishioka" and plan.dtype == "float32"
-            and analys_fields_per_thread(plan) == 1 and plan.npairs > LANES64_FROM_PAIRS
-            and _lowest_level(plan) >= -1)
+            and analys_fields_per_thread(plan) == 1 and _lowest_level(plan) >= -1)
+
+
+def lanes64_segment(plan: Plan) -> int:
+    """Steps per segment of each order in leg_analys_lanes64.mlir, 0 for none: on grids of
+    at most ``LANES64_SEGMENT_PAIRS`` pairs whose seeds all start live, steps(lmax, 0) /
+    ``LANES64_SEGMENTS`` - 1 where that is at least ``LANES64_SEGMENT_MIN``."""
+    steps = ishioka.steps(plan.lmax, 0) // LANES64_SEGMENTS - 1
+    return steps if (_lanes64_serves(plan) and plan.npairs <= LANES64_SEGMENT_PAIRS
+                     and steps >= LANES64_SEGMENT_MIN and _lowest_level(plan) == 0) else 0
+
+
+def lanes64_analysis(plan: Plan) -> bool:
+    """Whether the plan's Legendre analysis runs leg_analys_lanes64.mlir: ``_lanes64_serves``,
+    on a grid of more than ``LANES64_SEGMENT_PAIRS`` pairs or in segments
+    (``lanes64_segment``)."""
+    return _lanes64_serves(plan) and (plan.npairs > LANES64_SEGMENT_PAIRS
+                                      or lanes64_segment(plan) > 0)
+
+
+def lanes64_restart_rows(plan: Plan) -> tuple[np.ndarray, int]:
+    """The restart table's first row of each order and its rows (``lanes64_segment``)."""
+    m = np.arange(plan.mc)
+    nseg = -(-((plan.lmax - m) // 2 + 1) // lanes64_segment(plan))
+    return np.concatenate(([0], np.cumsum(nseg - 1)[:-1])), int((nseg - 1).sum())
+
+
+def lanes64_restart(plan: Plan, xtab: np.ndarray, seedtab: np.ndarray) -> dict[str, np.ndarray]:
+    """The tables of leg_analys_lanes64.mlir's segments (``lanes64_segment``):
+    ``restart_rows (mc,)``, order m's first row, and ``restart (rows npairs, 2)``, the chain's
+    state where each segment starts (``ishioka.restart_states``), in float64, from the seeds
+    as the kernel takes them (``@seed64``: live, so y 2^(S k); times a_{m+1})."""
+    x = xtab[:, 0].astype(np.float64) + xtab[:, 1].astype(np.float64)
+    ys = seedtab[:, 0].astype(np.float64).reshape(plan.mc, plan.npairs)
+    k = seedtab[:, 1].astype(np.int64).reshape(plan.mc, plan.npairs)
+    ft = {"float32": "f32", "float64": "f64"}[plan.dtype]
+    y0 = np.ldexp(ys, FLOAT_FORMATS[ft]["scale_bits"] * k) * ishioka.seed_factor(
+        np.arange(plan.mc))[:, None]
+    rows, states = ishioka.restart_states(plan.lmax, plan.mmax, x * x, y0, lanes64_segment(plan))
+    return {"restart_rows": rows.astype(np.float64), "restart": states.reshape(-1, 2)}
 
 
 def _lanes64_analys_values(plan: Plan, v: dict, core: dict[str, str]) -> dict:
     """The substitutions of leg_analys_lanes64.mlir: its workgroup (threads for the grid's
     pairs, ``LANES64_PAIRS`` each, in warps, at most ``LANES64_WG``), its steps per span
     (``LANES64_SPAN`` at most), its arrays' sizes and the unrolled bodies."""
-    kp = LANES64_PAIRS
+    # pairs per thread: a power of two from 2 to LANES64_PAIRS, as few as one warp needs
+    kp = min(LANES64_PAIRS, max(2, 1 << (-(-plan.npairs // 32) - 1).bit_length()))
     wg = min(LANES64_WG, 32 * -(-plan.npairs // (32 * kp)))
     ng = wg // 4
     col = ng + 1  # odd: a span row's neighbours in other banks
@@ -1014,19 +1068,41 @@ def _lanes64_analys_values(plan: Plan, v: dict, core: dict[str, str]) -> dict:
     span, memory = min(LANES64_SPAN, wg), ISHIOKA_ANALYS_LIMITS[plan.target][1]
     while 4 * span * col * 8 > memory:
         span //= 2
+    steps = lanes64_segment(plan)
+    nseg = -(-ishioka.steps(plan.lmax, 0) // steps) if steps else 1  # order 0's, the most
+    # the tables, F, q; the restart tables last but the twiddles (Plan.analys_tables)
+    nb = len([t for t in plan.analys_tables if t != "twiddle"])
     out = {**v, **_ishioka_conversions(v["ft"]), "kp": kp, "span": span, "wg": wg, "ng": ng,
            "col": col, "nv": 4 * span, "chunk": wg * kp, "part_size": 4 * span * col,
            "sums_size": 4 + 4 * span, "scale_bits": ISHIOKA_SCALING["scale_bits"],
            "shrink": repr(2.0 ** -ISHIOKA_SCALING["scale_bits"]),
-           "step": _lanes64_step(kp, 4 * span * col), "init": _lanes64_init(kp, v["ft"])}
+           "segment": steps or ishioka.steps(plan.lmax, 0), "nseg": nseg,
+           "grid_x": plan.mc * nseg, "binding_F": nb, "binding_q": nb + 1,
+           "restart_bindings": _lanes64_restart_bindings(plan, nb) if steps else "",
+           "state0": "%yav" if steps else "%zk", "state1": "%ybv" if steps else "%yv",
+           "step": _lanes64_step(kp, 4 * span * col), "init": _lanes64_init(kp, v["ft"], steps > 0)}
     out["legendre_core"] = _core(core, ("polar", "ishioka"), out)
     return out
 
 
-def _lanes64_init(kp: int, ft: str) -> str:
+def _lanes64_restart_bindings(plan: Plan, nb: int) -> str:
+    """leg_analys_lanes64.mlir's subspans of the restart tables, bindings nb - 2 and nb - 1
+    (%rrows, %restart)."""
+    buf = "#hal.descriptor_type<storage_buffer>"
+    rows = lanes64_restart_rows(plan)[1] * plan.npairs
+    lines = [f"%nrst = arith.constant {rows} : index"]
+    for i, (name, shape, size) in enumerate((("rrows", "?", "%mc"), ("restart", "?x2", "%nrst"))):
+        lines += [f"%{name} = hal.interface.binding.subspan layout(#leg_analys_layout) "
+                  f"binding({nb - 2 + i}) alignment(64) offset(%c0) flags(ReadOnly)",
+                  f"    : memref<{shape}xf64, {buf}>{{{size}}}"]
+    return "\n".join(" " * 10 + line for line in lines)
+
+
+def _lanes64_init(kp: int, ft: str, segments: bool) -> str:
     """leg_analys_lanes64.mlir's set-up of the thread's ``kp`` pairs from %cp: ``@pair`` of
     each, gathered into vectors (%uv, %yv, %h0 .. %h3) with constant indices, so that they
-    stay in registers."""
+    stay in registers; with ``segments`` also the chain's state at the segment's first step
+    (%yav, %ybv, ``@restart``)."""
     buf = "#hal.descriptor_type<storage_buffer>"
     types = (f"(memref<?x4x{ft}, {buf}>, memref<?x2x{ft}, {buf}>, memref<?x?x?x2x{ft}, {buf}>, "
              f"memref<?x{ft}, {buf}>, index, index, index, index, index, f64) -> "
@@ -1036,10 +1112,18 @@ def _lanes64_init(kp: int, ft: str) -> str:
         lines += [f"%pi{i} = arith.constant {i} : index", f"%p{i} = arith.addi %cp, %pi{i} : index",
                   f"%r{i}:6 = func.call @pair(%xtab, %seedtab, %F, %wtab, %p{i}, %npairs, %nlat, "
                   f"%b, %m, %am) : {types}"]
-    for n, name in enumerate(("%uv", "%yv", "%h0", "%h1", "%h2", "%h3")):
-        elems = ", ".join(f"%r{i}#{n}" for i in range(kp))
-        lines.append(f"{name} = vector.from_elements {elems} : vector<{kp}xf64>")
-    return "\n".join(" " * 12 + line for line in lines)
+    vectors = [(name, [f"%r{i}#{n}" for i in range(kp)])
+               for n, name in enumerate(("%uv", "%yv", "%h0", "%h1", "%h2", "%h3"))]
+    if segments:
+        rtypes = (f"(memref<?xf64, {buf}>, memref<?x2xf64, {buf}>, index, index, index, index, "
+                  "f64) -> (f64, f64)")
+        lines += [f"%st{i}:2 = func.call @restart(%rrows, %restart, %m, %seg, %p{i}, %npairs, "
+                  f"%r{i}#1) : {rtypes}" for i in range(kp)]
+        vectors += [(name, [f"%st{i}#{n}" for i in range(kp)])
+                    for n, name in enumerate(("%yav", "%ybv"))]
+    for name, elems in vectors:
+        lines.append(f"{name} = vector.from_elements {', '.join(elems)} : vector<{kp}xf64>")
+    return "\n".join(" " * 14 + line for line in lines)
 
 
 def _lanes64_step(kp: int, part_size: int) -> str:

@@ -203,11 +203,18 @@ def _variants(plan: Plan) -> dict:
             out["synthesis_sums"] = "tensor cores"
         out["analysis_reduction"] = ("tensor cores" if mma_analysis(plan) else
                                      "ishioka, transposed sums" if ishioka_analysis(plan) else
-                                     "ishioka, float64 lane sums" if lanes64_analysis(plan) else
+                                     _lanes64_variant(plan) if lanes64_analysis(plan) else
                                      "lane sums, workgroup rows" if lanes else "workgroup rows")
     else:
         out["analysis_reduction"] = "subgroup" if plan.subgroups else "workgroup tree"
     return out
+
+
+def _lanes64_variant(plan: Plan) -> str:
+    from ireesht.kernels_mlir import lanes64_segment
+
+    steps = lanes64_segment(plan)
+    return "ishioka, float64 lane sums" + (f", segments of {steps} steps" if steps else "")
 
 
 def _check_sync(sync: bool, x, out) -> None:

@@ -38,7 +38,13 @@ def table_shapes(plan: Plan) -> dict[str, tuple[str, str]]:
     (kernels/CONTRACT.md)."""
     ft = {"float32": "f32", "float64": "f64"}[plan.dtype]
     p, nlm = plan.npairs, plan.nlm
-    return {"xtab": (f"{p}x4", ft), "seedtab": (f"{plan.mc * p}x2", ft),
+    extra = {}
+    if "restart" in plan.analys_tables:
+        from ireesht.kernels_mlir import lanes64_restart_rows
+
+        extra = {"restart_rows": (f"{plan.mc}", "f64"),
+                 "restart": (f"{lanes64_restart_rows(plan)[1] * p}x2", "f64")}
+    return {**extra, "xtab": (f"{p}x4", ft), "seedtab": (f"{plan.mc * p}x2", ft),
             "polar": (f"{plan.mc}", ft), "coef": (f"{nlm}x4", ft), "stab": (f"{nlm}", ft),
             "wtab": (f"{p}", ft), "twiddle": (f"{fourier.twiddle_rows(plan.nphi)}x2", ft),
             "chain": (f"{ishioka.offset(plan.lmax, plan.mmax + 1)}x{ishioka.COLUMNS}", "f64")}

@@ -218,8 +218,10 @@ class Plan:
     def analys_tables(self) -> tuple[str, ...]:
         """The table arguments of the exported analysis functions, in order."""
         from ireesht.kernels_mlir import (  # the MLIR kernels decide
-            ishioka_analysis, lanes64_analysis, mma_analysis)
+            ishioka_analysis, lanes64_analysis, lanes64_segment, mma_analysis)
 
+        if lanes64_segment(self):
+            return ISHIOKA_ANALYS_TABLES[:-1] + ("restart_rows", "restart", "twiddle")
         ishioka = ishioka_analysis(self) or lanes64_analysis(self) or mma_analysis(self)
         return ISHIOKA_ANALYS_TABLES if ishioka else ANALYS_TABLES
 
@@ -269,6 +271,10 @@ class Plan:
         }
         if self.float64_recurrence:
             out["chain"] = ishioka.chain_table(self.lmax, self.mmax)
+        if "restart" in self.analys_tables:
+            from ireesht.kernels_mlir import lanes64_restart
+
+            out.update(lanes64_restart(self, xtab, out["seedtab"]))
         return out
 
 

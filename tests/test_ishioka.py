@@ -60,3 +60,27 @@ def test_chain_scale_stays_near_one():
     assert np.all(np.isfinite(table))
     g = np.abs(table[:, 4])
     assert g.min() > 2.0**-5 and g.max() < 2.0
+
+
+@pytest.mark.parametrize("lmax, mmax, segment", [(63, 63, 7), (127, 90, 15), (40, 40, 1)])
+def test_restart_states_are_the_chain_where_segments_start(lmax, mmax, segment):
+    # leg_analys_lanes64.mlir's segments start from these states: (y_{kb-1}, y_kb) at
+    # kb = s segment - 1, and x g_k y_k = P_{m+2k+1}
+    g = grid.make_grid("gauss", lmax + 1, 2 * lmax + 2)
+    x, s = g.cost, g.sint
+    y0 = np.array([ishioka.seed_factor(m) * reference.legendre_values(lmax, m, x, s)[0]
+                   for m in range(mmax + 1)])
+    rows, states = ishioka.restart_states(lmax, mmax, x * x, y0, segment)
+    nseg = [-(-ishioka.steps(lmax, m) // segment) for m in range(mmax + 1)]
+    assert rows.tolist() == [0, *np.cumsum([n - 1 for n in nseg])[:-1].tolist()]
+    assert states.shape == (sum(nseg) - mmax - 1, x.size, 2)
+    for m in range(mmax + 1):
+        p = reference.legendre_values(lmax, m, x, s)
+        gk = ishioka.order_chain(lmax, m)[:, 4]
+        for seg in range(1, nseg[m]):
+            kb = seg * segment - 1
+            for col, k in ((0, kb - 1), (1, kb)):
+                if k >= 0 and 2 * k + 1 <= lmax - m:
+                    got = x * gk[k] * states[rows[m] + seg - 1, :, col]
+                    np.testing.assert_allclose(got, p[2 * k + 1], rtol=0,
+                                               atol=1e-12 * np.abs(p).max())

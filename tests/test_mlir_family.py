@@ -206,17 +206,19 @@ def test_ishioka_analysis_with_two_pairs_per_thread(vulkan, rng):
     check_plan(mod, rng)
 
 
-@pytest.mark.parametrize("lmax, kw, live_bits", [
-    (63, dict(nlat=601, nphi=128), 800),  # odd grid: the equator row; 301 pairs, 3 chunks
-    (47, dict(mmax=30, nlat=480, nphi=96), 60),  # mmax < lmax; seeds below 2^-60 on level -1
+@pytest.mark.parametrize("lmax, kw, live_bits, segments", [
+    (63, dict(nlat=601, nphi=128), 800, 0),  # odd grid: the equator row; 301 pairs, 3 chunks
+    (47, dict(mmax=30, nlat=480, nphi=96), 60, 0),  # mmax < lmax; seeds below 2^-60: level -1
+    (63, dict(mmax=50, nlat=97, nphi=128), 800, 7),  # 49 pairs: segments of 7 steps
 ])
-def test_lanes64_analysis_on_lavapipe(vulkan, rng, monkeypatch, lmax, kw, live_bits):
-    # The CUDA analysis of one float32 field on grids of more than 384 pairs
-    # (leg_analys_lanes64.mlir: float64 sums over groups of four lanes, float64 shuffles),
-    # built for lavapipe with shuffles so that CI runs it: on small grids
-    # (LANES64_FROM_PAIRS 0), four pairs per thread (SPIR-V vectors hold four; CUDA's kernel
-    # takes eight) in chunks of 128 pairs (32 threads), and with the seeds below
-    # 2^-live_bits on level -1 (lmax 2047 has such seeds from 2^-800 down), which run scaled.
+def test_lanes64_analysis_on_lavapipe(vulkan, rng, monkeypatch, lmax, kw, live_bits, segments):
+    # The CUDA analysis of one float32 field (leg_analys_lanes64.mlir: float64 sums over
+    # groups of four lanes, float64 shuffles), built for lavapipe with shuffles so that CI
+    # runs it: with at most four pairs per thread (SPIR-V vectors hold four; CUDA's kernel
+    # takes eight) in chunks of 128 pairs (32 threads) on grids of more than 256 pairs or
+    # (LANES64_SEGMENT_PAIRS 0) whole orders, with the seeds below 2^-live_bits on level -1
+    # (lmax 2047 has such seeds from 2^-800 down), which run scaled; or in segments
+    # (LANES64_SEGMENT_MIN lowered) from the restart tables.
     import iree.runtime as rt
 
     device = rt.get_driver("vulkan").query_available_devices()[0]
@@ -227,13 +229,18 @@ def test_lanes64_analysis_on_lavapipe(vulkan, rng, monkeypatch, lmax, kw, live_b
     monkeypatch.setattr(kernels_mlir, "executable_target", lambda plan: tuple(
         t.replace("subgroup = none", "subgroup = shuffle") for t in target(plan)))
     monkeypatch.setattr(kernels_mlir, "LANES64_TARGETS", ("vulkan",))
-    monkeypatch.setattr(kernels_mlir, "LANES64_FROM_PAIRS", 0)
+    if segments:
+        monkeypatch.setattr(kernels_mlir, "LANES64_SEGMENT_MIN", segments)
+    else:
+        monkeypatch.setattr(kernels_mlir, "LANES64_SEGMENT_PAIRS", 0)
     monkeypatch.setattr(kernels_mlir, "LANES64_WG", 32)
     monkeypatch.setattr(kernels_mlir, "LANES64_PAIRS", 4)
     monkeypatch.setattr(kernels_mlir, "ISHIOKA_SCALING",
                         {**kernels_mlir.ISHIOKA_SCALING, "live_bits": live_bits})
     mod = build(lmax, recurrence="ishioka", **kw)
-    assert mod.info["variants"]["analysis_reduction"] == "ishioka, float64 lane sums"
+    assert mod.info["variants"]["analysis_reduction"] == "ishioka, float64 lane sums" + (
+        f", segments of {segments} steps" if segments else "")
+    assert kernels_mlir.lanes64_segment(mod.plan) == segments
     assert kernels_mlir._lowest_level(mod.plan) == (0 if live_bits == 800 else -1)
     # float64 sums: the analysis of the reference field is exact to float32's rounding
     # of F and q (H200, lmax 1023: 3.2e-8 against the float32 scheme's 9.4e-7)
@@ -246,27 +253,26 @@ def test_lanes64_analysis_on_lavapipe(vulkan, rng, monkeypatch, lmax, kw, live_b
 def test_ishioka_analysis_serves_the_plans_one_workgroup_holds():
     # float32, one field per thread, every seed live, at most 384 pairs, and every pair of
     # an order in one workgroup (Vulkan: 128 threads, 32 KB; CUDA: 48 KB): else the float32
-    # scheme
-    def runs(lmax, target="cuda", **kw):
+    # scheme; on CUDA only where the float64 lane sums (below) do not serve
+    def runs(lmax, target="vulkan", **kw):
         return kernels_mlir.ishioka_analysis(Plan.create(
             lmax, target=target, kernels="mlir", recurrence=kw.pop("recurrence", "ishioka"), **kw))
 
-    assert runs(511) and runs(255, nlat=511)
-    # more than 256 pairs on CUDA: float64 lane sums (below)
-    assert not runs(255, nlat=513) and not runs(767)
-    assert not runs(720, mmax=719, nlat=721, nphi=1440, grid="equiangular")
-    assert not runs(769) and not runs(1023) and not runs(511, fields_per_thread=4)
+    assert runs(511) and runs(255, nlat=511) and not runs(600)
     assert not runs(255, dtype="float64") and not runs(255, recurrence="standard")
-    assert runs(511, "vulkan") and not runs(600, "vulkan")
+    assert runs(63, "cuda") and runs(100, "cuda", nlat=300)
+    assert not runs(511, "cuda") and not runs(255, "cuda", nlat=513) and not runs(767, "cuda")
+    assert not runs(720, "cuda", mmax=719, nlat=721, nphi=1440, grid="equiangular")
+    assert not runs(1023, "cuda") and not runs(63, "cuda", fields_per_thread=4)
     shape = kernels_mlir._ishioka_analys_shape(Plan.create(767, target="cuda", kernels="mlir"))
     assert (shape["kp"], shape["nw"]) == (2, 6)
 
 
-def test_lanes64_analysis_serves_cuda_grids_of_more_than_256_pairs():
-    # float32, one field per thread, the "ishioka" analysis, CUDA, more than 256 pairs, no
-    # seed below level -1 (lmax 2047: level -1); 8 pairs per thread in workgroups of whole
-    # warps, 128 threads at most (chunks of 1024 pairs past that); spans of 64 steps where
-    # the sums fit 48 KB (64 threads), else 32
+def test_lanes64_analysis_serves_cuda_grids_of_more_than_256_pairs_or_in_segments():
+    # float32, one field per thread, the "ishioka" analysis, CUDA, no seed below level -1
+    # (lmax 2047: level -1), more than 256 pairs or in segments; 8 pairs per thread in
+    # workgroups of whole warps, 128 threads at most (chunks of 1024 pairs past that); spans
+    # of 64 steps where the sums fit 48 KB (64 threads), else 32
     def plan(lmax, target="cuda", **kw):
         return Plan.create(lmax, target=target, kernels="mlir", **kw)
 
@@ -278,12 +284,27 @@ def test_lanes64_analysis_serves_cuda_grids_of_more_than_256_pairs():
     assert runs(plan(1023)) and runs(plan(767)) and runs(plan(2047))
     assert runs(plan(720, mmax=719, nlat=721, nphi=1440, grid="equiangular"))
     assert kernels_mlir._lowest_level(plan(2047)) == -1
-    assert not runs(plan(511)) and not runs(plan(1023, fields_per_thread=4))
+    assert not runs(plan(1023, fields_per_thread=4))
     assert not runs(plan(1023, dtype="float64")) and not runs(plan(1023, recurrence="standard"))
     assert not runs(plan(1023, "vulkan", recurrence="ishioka"))
     assert shape(plan(1023)) == (64, 512, 64) and shape(plan(2047)) == (128, 1024, 32)
     assert shape(plan(600, nlat=2200)) == (128, 1024, 32)  # 1100 pairs: two chunks
-    assert plan(1023).analys_tables == plan(511).analys_tables  # the Ishioka analyses' tables
+    assert kernels_mlir.lanes64_segment(plan(1023)) == 0
+    assert plan(1023).analys_tables == plan(63).analys_tables  # the Ishioka analyses' tables
+    # at most 256 pairs: segments of steps(lmax, 0) / 4 - 1 steps, at least 15, from restart
+    # tables; fewer pairs per thread where one warp holds the grid
+    segment = kernels_mlir.lanes64_segment
+    assert [segment(plan(lmax)) for lmax in (127, 255, 511)] == [15, 31, 63]
+    assert runs(plan(127)) and runs(plan(511)) and not runs(plan(63)) and segment(plan(63)) == 0
+    assert segment(plan(511, "vulkan", recurrence="ishioka")) == 0
+    assert segment(plan(511, fields_per_thread=4)) == segment(plan(511, dtype="float64")) == 0
+    assert segment(plan(255, nlat=513)) == 0 and runs(plan(255, nlat=513))  # 257 pairs
+    assert shape(plan(511)) == (32, 256, 32) and shape(plan(255)) == (32, 128, 32)
+    assert shape(plan(127)) == (32, 64, 32)
+    assert plan(511).analys_tables == (*plan(63).analys_tables[:-1], "restart_rows", "restart",
+                                       "twiddle")
+    rows, nrows = kernels_mlir.lanes64_restart_rows(plan(511))
+    assert rows.shape == (512,) and nrows == sum(-(-(256 - m // 2) // 63) - 1 for m in range(512))
 
 
 def test_tensor_cores_serve_float32_batches_of_the_ishioka_recurrence_on_cuda():
@@ -353,8 +374,9 @@ CUDA_ONLY = [  # Metal GPUs have no float64
     dict(lmax=31, fields_per_thread=2, recurrence="ishioka"),
     # the synthesis on tensor cores: an odd grid (the equator row), mmax < lmax
     dict(lmax=600, mmax=500, nlat=601, nphi=1002, fields_per_thread=4, recurrence="ishioka"),
-    # the Ishioka analysis with one pair per thread in 8 groups; float64 lane sums on 361
-    # pairs (an odd grid)
+    # the Ishioka analysis with transposed sums (lmax 63: no segments); float64 lane sums in
+    # segments from restart tables (256 pairs), and on 361 pairs (an odd grid)
+    dict(lmax=63),
     dict(lmax=511),
     dict(lmax=720, mmax=719, nlat=721, nphi=1440, grid="equiangular"),
 ]
@@ -379,14 +401,16 @@ def test_cuda_module_compiles(kw):
     # lane sums (warp shuffles) in the float32 scheme's analysis with two fields per thread
     # or more, and over lane pairs with one field on float32 grids of 385-512 pairs; float64
     # lane sums in the Ishioka analysis of one float32 field on more than 256 pairs (lmax
-    # 1023, 721 x 1440 here); none in the analysis on tensor cores (below)
+    # 1023, 721 x 1440 here) or in segments (lmax 511: at least 15 steps each, a quarter of
+    # order 0's less one); none in the analysis on tensor cores (below)
     lanes = analys_lane_group(plan, analys_fields_per_thread(plan))
     pairs = plan.dtype == "float32" and 385 <= plan.npairs <= 512
     assert lanes == (2 * min(plan.fields_per_thread, 2 if plan.dtype == "float64" else 4)
                      if plan.fields_per_thread > 1 else 2 if pairs else 1)
     scheme = kernels_mlir.stage_template(plan, "leg_analys").name == "leg_analys.mlir"
-    lanes64 = (plan.dtype == "float32" and plan.fields_per_thread == 1 and plan.npairs > 256
-               and plan.analys_recurrence == "ishioka")
+    segments = plan.npairs <= 256 and (plan.lmax // 2 + 1) // 4 - 1 >= 15
+    lanes64 = (plan.dtype == "float32" and plan.fields_per_thread == 1
+               and (plan.npairs > 256 or segments) and plan.analys_recurrence == "ishioka")
     assert kernels_mlir.lanes64_analysis(plan) == lanes64
     assert (b"shfl.sync.bfly" in vmfb) == (lanes > 1 and scheme or lanes64)
     # float64 arithmetic: float64 plans, and the synthesis of the "ishioka" recurrence (CUDA's

@@ -7,6 +7,9 @@
 # ab_stages TAG PYTHONPATH DIR BASE [VARIANTS]: ncu_launches over ab.py launch of one tag.
 # Usage: ab_run DIR BASE "TAG=PYTHONPATH ..." [VARIANTS]: two rounds of ab.py time per tag
 # in turn, then ab_stages per tag, into $OUT/times.txt and $OUT/stages.txt.
+# tag_runs SCRIPT DIR ROUNDS TAG[=PACKAGE]... (later runs): ROUNDS rounds of `python3 SCRIPT
+# time DIR TAG` per tag in turn into $OUT/times.txt, then ncu_launches of `SCRIPT launch DIR
+# TAG` into $OUT/stages.txt, each tag loaded by PACKAGE (default: the repository's tree).
 S=benchmarks/2026-12-01-h200-fifteenth
 ab_setup() {
   python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
@@ -57,5 +60,19 @@ ab_run() {
   done 2>&1 | tee $OUT/times.txt
   for tp in $tags; do
     ab_stages ${tp%%=*} ${tp#*=} $dir $base $variants
+  done 2>&1 | tee $OUT/stages.txt
+}
+tag_runs() {
+  local script=$1 dir=$2 rounds=$3 round tp
+  shift 3
+  package() { local pkg=${1#*=}; [ "$pkg" = "$1" ] && pkg=.; echo "$PWD/$pkg"; }
+  for round in $(seq $rounds); do
+    for tp in "$@"; do
+      PYTHONPATH=/tmp/site:$(package $tp) python3 $script time $dir ${tp%%=*}
+    done
+  done 2>&1 | tee $OUT/times.txt
+  for tp in "$@"; do
+    echo "== ${tp%%=*}: Nsight Compute per launch: id, kernel, grid, block, time, registers"
+    PYTHONPATH=/tmp/site:$(package $tp) ncu_launches $script launch $dir ${tp%%=*}
   done 2>&1 | tee $OUT/stages.txt
 }

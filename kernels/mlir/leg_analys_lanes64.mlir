@@ -5,7 +5,12 @@
 // its tables are leg_analys_ishioka.mlir's. A string.Template rendered by
 // ireesht/kernels_mlir.py.
 //
-// Grid (mc, B, 1): one workgroup of ${wg} threads per order m and field b. Thread t holds
+// Grid (${nseg} mc, B, 1): one workgroup of ${wg} threads per segment s of order m
+// (workgroup s mc + m) and field b. With segments of ${segment} steps (grids whose low orders'
+// long chains would leave the GPU idle, ireesht/kernels_mlir.py lanes64_segment), segment s
+// writes q of steps s ${segment} .. (s + 1) ${segment} - 1 (none past order m's last: an idle
+// workgroup) and starts from the chain's state at step s ${segment} - 1 (the restart table;
+// that step's sums give the first q it writes). Thread t holds
 // the ${kp} latitude pairs skip + c0 + ${kp} t + i of each chunk c0 (chunks of ${chunk}
 // pairs from the pole side). Per step k (degrees m + 2k and m + 2k + 1) each thread sums
 // y_k times the four weighted parts of F (even re, im; odd re, im) over its pairs with
@@ -24,7 +29,7 @@
     hal.executable.variant public @v target(${target}) {
       hal.executable.export public @main ordinal(0) layout(#leg_analys_layout)
           count(%device: !hal.device, %b: index) -> (index, index, index) {
-        %gx = arith.constant ${mc} : index
+        %gx = arith.constant ${grid_x} : index
         %one = arith.constant 1 : index
         hal.return %gx, %b, %one : index, index, index
       } <workgroup_size = [${wg} : index, 1 : index, 1 : index]>
@@ -67,6 +72,34 @@ ${legendre_core}
           %g2 = arith.mulf %g#2, %scale : f64
           %g3 = arith.mulf %g#3, %scale : f64
           return %u, %y0, %g0, %g1, %g2, %g3 : f64, f64, f64, f64, f64, f64
+        }
+
+        // Pair %p's chain state (y_{kb-1}, y_kb) at the first step kb = s ${segment} - 1 of segment
+        // %seg > 0 of order %m: row rows[m] + s - 1 of the restart table; (0, %y0) in the
+        // first segment.
+        func.func private @restart(%rows: memref<?xf64, #hal.descriptor_type<storage_buffer>>, %tab: memref<?x2xf64, #hal.descriptor_type<storage_buffer>>,
+            %m: index, %seg: index, %p: index, %npairs: index, %y0: f64) -> (f64, f64) {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %zero = arith.constant 0.0 : f64
+          %first = arith.cmpi eq, %seg, %c0 : index
+          %r:2 = scf.if %first -> (f64, f64) {
+            scf.yield %zero, %y0 : f64, f64
+          } else {
+            %rf = memref.load %rows[%m] : memref<?xf64, #hal.descriptor_type<storage_buffer>>
+            %ri = arith.fptoui %rf : f64 to i32
+            %r0 = arith.index_castui %ri : i32 to index
+            %r1 = arith.addi %r0, %seg : index
+            %row = arith.subi %r1, %c1 : index
+            %plast = arith.subi %npairs, %c1 : index
+            %pc = arith.minui %p, %plast : index
+            %rn = arith.muli %row, %npairs : index
+            %i = arith.addi %rn, %pc : index
+            %a = memref.load %tab[%i, %c0] : memref<?x2xf64, #hal.descriptor_type<storage_buffer>>
+            %b = memref.load %tab[%i, %c1] : memref<?x2xf64, #hal.descriptor_type<storage_buffer>>
+            scf.yield %a, %b : f64, f64
+          }
+          return %r#0, %r#1 : f64, f64
         }
 
         // Step %j of the span, k -> k + 1 of the thread's pairs, (y0, y1) = (y_{k-1}, y_k):
@@ -125,11 +158,12 @@ ${step}
         // Sum %t of the span (step k = %k0 + t / 4, part c = t % 4: even re, im, odd re, im)
         // into q: q_{m+2k} = e1_k S_k + e2_{k-1} S_{k-1} (S_{-1} = 0; S_{k-1} of the span's
         // first step is the previous span's last, sums[c]), q_{m+2k+1} = g_k O_k for
-        // m + 2k + 1 <= L; added to q past the first chunk.
+        // m + 2k + 1 <= L and k >= %kw (the segment's); added to q past the first chunk.
         func.func private @finish(%sums: memref<${sums_size}xf64, #gpu.address_space<workgroup>>,
             %chain: memref<?x5xf64, #hal.descriptor_type<storage_buffer>>,
             %q: memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
-            %t: index, %k0: index, %row0: index, %lmm: index, %mstart: index, %b: index, %first: i1) {
+            %t: index, %k0: index, %kw: index, %row0: index, %lmm: index, %mstart: index, %b: index,
+            %first: i1) {
           %c0 = arith.constant 0 : index
           %c1 = arith.constant 1 : index
           %c2 = arith.constant 2 : index
@@ -147,7 +181,9 @@ ${step}
           %even = arith.cmpi ult, %c, %c2 : index
           %k21 = arith.addi %k2, %c1 : index
           %lk = arith.select %even, %k2, %k21 : index
-          %in = arith.cmpi ule, %lk, %lmm : index
+          %inl = arith.cmpi ule, %lk, %lmm : index
+          %ours = arith.cmpi uge, %k, %kw : index
+          %in = arith.andi %inl, %ours : i1
           scf.if %in {
             %v = scf.if %even -> (f64) {
               %Sp = memref.load %sums[%t] : memref<${sums_size}xf64, #gpu.address_space<workgroup>>
@@ -196,9 +232,9 @@ ${step}
           %cchunk = arith.constant ${chunk} : index
           %ccol = arith.constant ${col} : index
           %two = arith.constant 2.0 : f64
+          %zk = arith.constant dense<0.0> : vector<${kp}xf64>
           %three = arith.constant 3.0 : f64
           %zero = arith.constant 0.0 : f64
-          %zk = arith.constant dense<0.0> : vector<${kp}xf64>
           %pc0 = hal.interface.constant.load layout(#leg_analys_layout) ordinal(0) : i32
           %pc1 = hal.interface.constant.load layout(#leg_analys_layout) ordinal(1) : i32
           %pc2 = hal.interface.constant.load layout(#leg_analys_layout) ordinal(2) : i32
@@ -224,10 +260,11 @@ ${step}
               : memref<?x5xf64, #hal.descriptor_type<storage_buffer>>{%nchain}
           %wtab = hal.interface.binding.subspan layout(#leg_analys_layout) binding(4) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>{%npairs}
-          %F = hal.interface.binding.subspan layout(#leg_analys_layout) binding(5) alignment(64) offset(%c0) flags(ReadOnly)
+          %F = hal.interface.binding.subspan layout(#leg_analys_layout) binding(${binding_F}) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>{%nfields, %nlat, %mc}
-          %q = hal.interface.binding.subspan layout(#leg_analys_layout) binding(6) alignment(64) offset(%c0)
+          %q = hal.interface.binding.subspan layout(#leg_analys_layout) binding(${binding_q}) alignment(64) offset(%c0)
               : memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>{%nfields, %nlm}
+${restart_bindings}
 
           // the groups' sums of a span: ${nv} rows (4 step + part) of ${col} (${ng} groups and
           // a pad that keeps a row's neighbours in other banks); the span's totals after
@@ -237,7 +274,11 @@ ${step}
           %ab_s = memref.alloc() : memref<${span}x2xf64, #gpu.address_space<workgroup>>
 
           %tid = gpu.thread_id x
-          %m = hal.interface.workgroup.id[0] : index
+          %wid = hal.interface.workgroup.id[0] : index
+          %cmc = arith.constant ${mc} : index
+          %m = arith.remui %wid, %cmc : index
+          %seg = arith.divui %wid, %cmc : index
+          %csegment = arith.constant ${segment} : index
           %b = hal.interface.workgroup.id[1] : index
           %c = arith.remui %tid, %c4 : index
           %grp = arith.divui %tid, %c4 : index
@@ -247,7 +288,15 @@ ${step}
           %lmm = arith.subi %lmax, %m : index
           %kmax = arith.divui %lmm, %c2 : index
           %nsteps = arith.addi %kmax, %c1 : index
-          %nspans0 = arith.subi %nsteps, %c1 : index
+          // the segment: q of steps kw .. ke - 1, sums from kb (kw - 1 past the first)
+          %kw = arith.muli %seg, %csegment : index
+          %kw1 = arith.maxui %kw, %c1 : index
+          %kb = arith.subi %kw1, %c1 : index
+          %kwe = arith.addi %kw, %csegment : index
+          %ke = arith.minui %kwe, %nsteps : index
+          %busy = arith.cmpi ult, %kw, %nsteps : index
+          %nrun = arith.subi %ke, %kb : index
+          %nspans0 = arith.subi %nrun, %c1 : index
           %nspans1 = arith.divui %nspans0, %cspan : index
           %nspans = arith.addi %nspans1, %c1 : index
           %row0 = func.call @chain_row0(%lmax, %m) : (index, index) -> index
@@ -271,74 +320,79 @@ ${step}
           %nch0 = arith.divui %ch1, %cchunk : index
           %nch = arith.maxui %nch0, %c1 : index
           %tk = arith.muli %tid, %ckp : index
-          scf.for %ch = %c0 to %nch step %c1 {
-            %first = arith.cmpi eq, %ch, %c0 : index
-            %chp = arith.muli %ch, %cchunk : index
-            %cp0 = arith.addi %skip, %chp : index
-            %cp = arith.addi %cp0, %tk : index
-            // the thread's pairs: u, y_0 and the four parts, one vector<${kp}> each
+          scf.if %busy {
+            scf.for %ch = %c0 to %nch step %c1 {
+              %first = arith.cmpi eq, %ch, %c0 : index
+              %chp = arith.muli %ch, %cchunk : index
+              %cp0 = arith.addi %skip, %chp : index
+              %cp = arith.addi %cp0, %tk : index
+              // the thread's pairs: u, the chain's state at kb (y_{kb-1}, y_kb) and the four
+              // parts, one vector<${kp}> each
 ${init}
-            %lt4 = arith.cmpi ult, %tid, %c4 : index
-            scf.if %lt4 {
-              memref.store %zero, %sums[%tid] : memref<${sums_size}xf64, #gpu.address_space<workgroup>>
-            }
-            %fin:2 = scf.for %s = %c0 to %nspans step %c1 iter_args(%ya = %zk, %yb = %yv)
-                -> (vector<${kp}xf64>, vector<${kp}xf64>) {
-              %k0 = arith.muli %s, %cspan : index
-              %left = arith.subi %nsteps, %k0 : index
-              %cnt = arith.minui %left, %cspan : index
-              gpu.barrier  // the previous span's rows and totals are read
-              %lts = arith.cmpi ult, %tid, %cspan : index
-              scf.if %lts {
-                %k = arith.addi %k0, %tid : index
-                %in = arith.cmpi ult, %k, %nsteps : index
-                %rowk = arith.addi %row0, %k : index
-                %row = arith.select %in, %rowk, %row0 : index
-                %al0 = memref.load %chain[%row, %c0] : memref<?x5xf64, #hal.descriptor_type<storage_buffer>>
-                %be0 = memref.load %chain[%row, %c1] : memref<?x5xf64, #hal.descriptor_type<storage_buffer>>
-                memref.store %al0, %ab_s[%tid, %c0] : memref<${span}x2xf64, #gpu.address_space<workgroup>>
-                memref.store %be0, %ab_s[%tid, %c1] : memref<${span}x2xf64, #gpu.address_space<workgroup>>
-              }
-              gpu.barrier  // the span's (alpha, beta) are staged
-              // two steps per iteration (no register moves for the state): with an odd count
-              // the last runs one step past it, into a row of the span that nothing reads
-              %st:2 = scf.for %j = %c0 to %cnt step %c2 iter_args(%y0 = %ya, %y1 = %yb)
-                  -> (vector<${kp}xf64>, vector<${kp}xf64>) {
-                %n:2 = func.call @step(%part, %ab_s, %j, %colc, %c, %uv, %h0, %h1, %h2, %h3, %y0, %y1)
-                    : (memref<${part_size}xf64, #gpu.address_space<workgroup>>, memref<${span}x2xf64, #gpu.address_space<workgroup>>,
-                       index, index, index, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>,
-                       vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>) -> (vector<${kp}xf64>, vector<${kp}xf64>)
-                %j1 = arith.addi %j, %c1 : index
-                %n2:2 = func.call @step(%part, %ab_s, %j1, %colc, %c, %uv, %h0, %h1, %h2, %h3, %n#0, %n#1)
-                    : (memref<${part_size}xf64, #gpu.address_space<workgroup>>, memref<${span}x2xf64, #gpu.address_space<workgroup>>,
-                       index, index, index, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>,
-                       vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>) -> (vector<${kp}xf64>, vector<${kp}xf64>)
-                scf.yield %n2#0, %n2#1 : vector<${kp}xf64>, vector<${kp}xf64>
-              }
-              gpu.barrier  // the span's sums are stored
-              %cnt4 = arith.muli %cnt, %c4 : index
-              scf.for %v = %tid to %cnt4 step %cwg {
-                %tot = func.call @row_total(%part, %v) : (memref<${part_size}xf64, #gpu.address_space<workgroup>>, index) -> f64
-                %v4 = arith.addi %v, %c4 : index
-                memref.store %tot, %sums[%v4] : memref<${sums_size}xf64, #gpu.address_space<workgroup>>
-              }
-              gpu.barrier  // the span's totals are stored
-              scf.for %t = %tid to %cnt4 step %cwg {
-                func.call @finish(%sums, %chain, %q, %t, %k0, %row0, %lmm, %mstart, %b, %first)
-                    : (memref<${sums_size}xf64, #gpu.address_space<workgroup>>, memref<?x5xf64, #hal.descriptor_type<storage_buffer>>,
-                       memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, index, index, index, i1) -> ()
-              }
-              gpu.barrier  // q is written from the totals
+              %lt4 = arith.cmpi ult, %tid, %c4 : index
               scf.if %lt4 {
-                %lastv = arith.subi %cnt4, %c4 : index
-                %src = arith.addi %lastv, %c4 : index
-                %srct = arith.addi %src, %tid : index
-                %keep = memref.load %sums[%srct] : memref<${sums_size}xf64, #gpu.address_space<workgroup>>
-                memref.store %keep, %sums[%tid] : memref<${sums_size}xf64, #gpu.address_space<workgroup>>
+                memref.store %zero, %sums[%tid] : memref<${sums_size}xf64, #gpu.address_space<workgroup>>
               }
-              scf.yield %st#0, %st#1 : vector<${kp}xf64>, vector<${kp}xf64>
+              %fin:2 = scf.for %s = %c0 to %nspans step %c1 iter_args(%ya = ${state0}, %yb = ${state1})
+                  -> (vector<${kp}xf64>, vector<${kp}xf64>) {
+                %ks = arith.muli %s, %cspan : index
+                %k0 = arith.addi %kb, %ks : index
+                %left = arith.subi %ke, %k0 : index
+                %cnt = arith.minui %left, %cspan : index
+                gpu.barrier  // the previous span's rows and totals are read
+                %lts = arith.cmpi ult, %tid, %cspan : index
+                scf.if %lts {
+                  %k = arith.addi %k0, %tid : index
+                  %in = arith.cmpi ult, %k, %nsteps : index
+                  %rowk = arith.addi %row0, %k : index
+                  %row = arith.select %in, %rowk, %row0 : index
+                  %al0 = memref.load %chain[%row, %c0] : memref<?x5xf64, #hal.descriptor_type<storage_buffer>>
+                  %be0 = memref.load %chain[%row, %c1] : memref<?x5xf64, #hal.descriptor_type<storage_buffer>>
+                  memref.store %al0, %ab_s[%tid, %c0] : memref<${span}x2xf64, #gpu.address_space<workgroup>>
+                  memref.store %be0, %ab_s[%tid, %c1] : memref<${span}x2xf64, #gpu.address_space<workgroup>>
+                }
+                gpu.barrier  // the span's (alpha, beta) are staged
+                // two steps per iteration (no register moves for the state): with an odd count
+                // the last runs one step past it, into a row of the span that nothing reads
+                %st:2 = scf.for %j = %c0 to %cnt step %c2 iter_args(%y0 = %ya, %y1 = %yb)
+                    -> (vector<${kp}xf64>, vector<${kp}xf64>) {
+                  %n:2 = func.call @step(%part, %ab_s, %j, %colc, %c, %uv, %h0, %h1, %h2, %h3, %y0, %y1)
+                      : (memref<${part_size}xf64, #gpu.address_space<workgroup>>, memref<${span}x2xf64, #gpu.address_space<workgroup>>,
+                         index, index, index, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>,
+                         vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>) -> (vector<${kp}xf64>, vector<${kp}xf64>)
+                  %j1 = arith.addi %j, %c1 : index
+                  %n2:2 = func.call @step(%part, %ab_s, %j1, %colc, %c, %uv, %h0, %h1, %h2, %h3, %n#0, %n#1)
+                      : (memref<${part_size}xf64, #gpu.address_space<workgroup>>, memref<${span}x2xf64, #gpu.address_space<workgroup>>,
+                         index, index, index, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>,
+                         vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>) -> (vector<${kp}xf64>, vector<${kp}xf64>)
+                  scf.yield %n2#0, %n2#1 : vector<${kp}xf64>, vector<${kp}xf64>
+                }
+                gpu.barrier  // the span's sums are stored
+                %cnt4 = arith.muli %cnt, %c4 : index
+                scf.for %v = %tid to %cnt4 step %cwg {
+                  %tot = func.call @row_total(%part, %v) : (memref<${part_size}xf64, #gpu.address_space<workgroup>>, index) -> f64
+                  %v4 = arith.addi %v, %c4 : index
+                  memref.store %tot, %sums[%v4] : memref<${sums_size}xf64, #gpu.address_space<workgroup>>
+                }
+                gpu.barrier  // the span's totals are stored
+                scf.for %t = %tid to %cnt4 step %cwg {
+                  func.call @finish(%sums, %chain, %q, %t, %k0, %kw, %row0, %lmm, %mstart, %b, %first)
+                      : (memref<${sums_size}xf64, #gpu.address_space<workgroup>>, memref<?x5xf64, #hal.descriptor_type<storage_buffer>>,
+                         memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, index, index, index,
+                         index, i1) -> ()
+                }
+                gpu.barrier  // q is written from the totals
+                scf.if %lt4 {
+                  %lastv = arith.subi %cnt4, %c4 : index
+                  %src = arith.addi %lastv, %c4 : index
+                  %srct = arith.addi %src, %tid : index
+                  %keep = memref.load %sums[%srct] : memref<${sums_size}xf64, #gpu.address_space<workgroup>>
+                  memref.store %keep, %sums[%tid] : memref<${sums_size}xf64, #gpu.address_space<workgroup>>
+                }
+                scf.yield %st#0, %st#1 : vector<${kp}xf64>, vector<${kp}xf64>
+              }
+              gpu.barrier  // the chunk's last totals are read
             }
-            gpu.barrier  // the chunk's last totals are read
           }
           return
         }

@@ -19,17 +19,8 @@ A=benchmarks/2026-12-01-h200-eighteenth/anal.py
 S=expx/s21/l64
 ROUNDS=$1 CHK=$2
 shift 2
-package() { local pkg=${1#*=}; [ "$pkg" = "$1" ] && pkg=.; echo "$PWD/$pkg"; }
 for d in $S/$CHK/*; do
   echo "== ireesht check --artifacts $d"
   PYTHONPATH=/tmp/site:$PWD python3 -m ireesht check --artifacts $d
 done 2>&1 | tee $OUT/check.txt
-for round in $(seq $ROUNDS); do
-  for tp in "$@"; do
-    PYTHONPATH=/tmp/site:$(package $tp) python3 $A time $S ${tp%%=*}
-  done
-done 2>&1 | tee $OUT/times.txt
-for tp in "$@"; do
-  echo "== ${tp%%=*}: Nsight Compute per launch: id, kernel, grid, block, time, registers"
-  PYTHONPATH=/tmp/site:$(package $tp) ncu_launches $A launch $S ${tp%%=*}
-done 2>&1 | tee $OUT/stages.txt
+tag_runs $A $S $ROUNDS "$@"
