@@ -114,6 +114,15 @@ def synth_order(lmax: int, m: int, q: np.ndarray, x: np.ndarray, pmm: np.ndarray
     return fe + x * fo, fe - x * fo
 
 
+def segment_rows(lmax: int, mmax: int, segment: int) -> tuple[np.ndarray, int]:
+    """Where each order's segments of ``segment`` steps restart in :func:`restart_states`:
+    ``(mmax+1,)`` order m's first row (its segments 1 .. S_m - 1, S_m = ceil(steps(lmax, m)
+    / segment)), and the rows of all orders."""
+    m = np.arange(mmax + 1)
+    restarts = -(-((lmax - m) // 2 + 1) // segment) - 1
+    return np.concatenate(([0], np.cumsum(restarts)[:-1])), int(restarts.sum())
+
+
 def restart_states(lmax: int, mmax: int, u: np.ndarray, y0: np.ndarray, segment: int
                    ) -> tuple[np.ndarray, np.ndarray]:
     """The chain's states where segments of ``segment`` steps start, in float64: for order m
@@ -122,13 +131,13 @@ def restart_states(lmax: int, mmax: int, u: np.ndarray, y0: np.ndarray, segment:
     seeds ``y0 (mmax+1, npairs)`` (y_{-1} = 0) by :func:`chain_table`'s rows (the kernels'
     recurrence, without their fused roundings).
 
-    Returns ``rows (mmax+1,)``, order m's first row, and ``states (rows, npairs, 2)``, the
-    rows of each order's segments 1 .. S_m - 1 in turn.
+    Returns ``rows (mmax+1,)``, order m's first row (:func:`segment_rows`), and ``states
+    (rows, npairs, 2)``, the rows of each order's segments 1 .. S_m - 1 in turn.
     """
     m = np.arange(mmax + 1)
+    rows, nrows = segment_rows(lmax, mmax, segment)
     nseg = -(-((lmax - m) // 2 + 1) // segment)
-    rows = np.concatenate(([0], np.cumsum(nseg - 1)[:-1]))
-    states = np.zeros((int((nseg - 1).sum()), u.size, 2))
+    states = np.zeros((nrows, u.size, 2))
     chain = chain_table(lmax, mmax)
     first = offset(lmax, m)
     a, b = np.zeros_like(y0), np.array(y0, dtype=np.float64)

@@ -163,7 +163,7 @@ ISHIOKA_ANALYS_PAIRS = 384
 # 767 111 -> 109, 720 102 -> 100 (analysis enqueued 1-2% faster). Tried at lmax 1023 and
 # not taken (twenty-second run): sums in two or four chains per part, four steps per loop
 # iteration, e1 / e2 / g staged in workgroup memory with alpha and beta, spans of 32 with
-# four steps: 162-192 against 160 us.
+# four steps, spans of 56, sums added up over the whole warp: 162-192 against 158-160 us.
 LANES64_PAIRS = 8
 LANES64_SPAN = 64
 LANES64_WG = 128
@@ -174,7 +174,7 @@ LANES64_WG = 128
 # segments and have no more pairs keep leg_analys_ishioka.mlir. H200, Legendre analysis
 # (BENCHMARKS.md twenty-second run), against leg_analys_ishioka.mlir: lmax 127 14.1 -> 7.0
 # us (segments of 15), 255 25 -> 15.4 (31), 511 48 -> 41 (63); analysis error 3-6x smaller.
-# A workgroup of 32 threads at lmax 511 takes 187 registers; four pairs per thread, 64
+# A workgroup of 32 threads at lmax 511 takes 187-198 registers; four pairs per thread, 64
 # threads and 115 registers, took 46 us with segments of 31. Without restart tables (each
 # segment running the chain from its seed) segments cost more than they saved.
 LANES64_SEGMENTS = 4
@@ -1032,13 +1032,6 @@ def lanes64_analysis(plan: Plan) -> bool:
                                       or lanes64_segment(plan) > 0)
 
 
-def lanes64_restart_rows(plan: Plan) -> tuple[np.ndarray, int]:
-    """The restart table's first row of each order and its rows (``lanes64_segment``)."""
-    m = np.arange(plan.mc)
-    nseg = -(-((plan.lmax - m) // 2 + 1) // lanes64_segment(plan))
-    return np.concatenate(([0], np.cumsum(nseg - 1)[:-1])), int((nseg - 1).sum())
-
-
 def lanes64_restart(plan: Plan, xtab: np.ndarray, seedtab: np.ndarray) -> dict[str, np.ndarray]:
     """The tables of leg_analys_lanes64.mlir's segments (``lanes64_segment``):
     ``restart_rows (mc,)``, order m's first row, and ``restart (rows npairs, 2)``, the chain's
@@ -1089,7 +1082,7 @@ def _lanes64_restart_bindings(plan: Plan, nb: int) -> str:
     """leg_analys_lanes64.mlir's subspans of the restart tables, bindings nb - 2 and nb - 1
     (%rrows, %restart)."""
     buf = "#hal.descriptor_type<storage_buffer>"
-    rows = lanes64_restart_rows(plan)[1] * plan.npairs
+    rows = ishioka.segment_rows(plan.lmax, plan.mmax, lanes64_segment(plan))[1] * plan.npairs
     lines = [f"%nrst = arith.constant {rows} : index"]
     for i, (name, shape, size) in enumerate((("rrows", "?", "%mc"), ("restart", "?x2", "%nrst"))):
         lines += [f"%{name} = hal.interface.binding.subspan layout(#leg_analys_layout) "

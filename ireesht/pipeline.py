@@ -40,10 +40,10 @@ def table_shapes(plan: Plan) -> dict[str, tuple[str, str]]:
     p, nlm = plan.npairs, plan.nlm
     extra = {}
     if "restart" in plan.analys_tables:
-        from ireesht.kernels_mlir import lanes64_restart_rows
+        from ireesht.kernels_mlir import lanes64_segment
 
-        extra = {"restart_rows": (f"{plan.mc}", "f64"),
-                 "restart": (f"{lanes64_restart_rows(plan)[1] * p}x2", "f64")}
+        rows = ishioka.segment_rows(plan.lmax, plan.mmax, lanes64_segment(plan))[1]
+        extra = {"restart_rows": (f"{plan.mc}", "f64"), "restart": (f"{rows * p}x2", "f64")}
     return {**extra, "xtab": (f"{p}x4", ft), "seedtab": (f"{plan.mc * p}x2", ft),
             "polar": (f"{plan.mc}", ft), "coef": (f"{nlm}x4", ft), "stab": (f"{nlm}", ft),
             "wtab": (f"{p}", ft), "twiddle": (f"{fourier.twiddle_rows(plan.nphi)}x2", ft),

@@ -74,6 +74,7 @@ def test_restart_states_are_the_chain_where_segments_start(lmax, mmax, segment):
     nseg = [-(-ishioka.steps(lmax, m) // segment) for m in range(mmax + 1)]
     assert rows.tolist() == [0, *np.cumsum([n - 1 for n in nseg])[:-1].tolist()]
     assert states.shape == (sum(nseg) - mmax - 1, x.size, 2)
+    assert ishioka.segment_rows(lmax, mmax, segment)[1] == len(states)
     for m in range(mmax + 1):
         p = reference.legendre_values(lmax, m, x, s)
         gk = ishioka.order_chain(lmax, m)[:, 4]

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import ireesht
-from ireesht import fourier, kernels_mlir, module, pipeline, reference, runtime
+from ireesht import fourier, ishioka, kernels_mlir, module, pipeline, reference, runtime
 from ireesht import plan as plan_module
 from ireesht.cli import random_coefficients, rel_l2
 from ireesht.kernels_mlir import SYNTH_ROUND, mma_analysis, mma_synthesis
@@ -303,8 +303,9 @@ def test_lanes64_analysis_serves_cuda_grids_of_more_than_256_pairs_or_in_segment
     assert shape(plan(127)) == (32, 64, 32)
     assert plan(511).analys_tables == (*plan(63).analys_tables[:-1], "restart_rows", "restart",
                                        "twiddle")
-    rows, nrows = kernels_mlir.lanes64_restart_rows(plan(511))
+    rows, nrows = ishioka.segment_rows(511, 511, 63)
     assert rows.shape == (512,) and nrows == sum(-(-(256 - m // 2) // 63) - 1 for m in range(512))
+    assert plan(511).tables()["restart"].shape == (nrows * 256, 2)
 
 
 def test_tensor_cores_serve_float32_batches_of_the_ishioka_recurrence_on_cuda():
