@@ -173,13 +173,16 @@ LANES64_WG = 128
 # least LANES64_SEGMENT_MIN, from restart tables (lanes64_restart); grids that take no
 # segments and have no more pairs keep leg_analys_ishioka.mlir. H200, Legendre analysis
 # (BENCHMARKS.md twenty-second run), against leg_analys_ishioka.mlir: lmax 127 14.1 -> 7.0
-# us (segments of 15), 255 25 -> 15.4 (31), 511 48 -> 41 (63); analysis error 3-6x smaller.
-# A workgroup of 32 threads at lmax 511 takes 187-198 registers; four pairs per thread, 64
-# threads and 115 registers, took 46 us with segments of 31. Without restart tables (each
-# segment running the chain from its seed) segments cost more than they saved.
+# us (segments of 15), 255 25 -> 15.4 (31), 511 48 -> 41 (63); analysis error 3-6x smaller;
+# against whole orders: 720 on 721 x 1440 100.3-101.5 -> 92.1-93.1 (89), 767 109-110 -> 102
+# (95), but lmax 1023 157-158 -> 171-174 (127) and 158-164 (255: two segments): its
+# workgroups of 64 threads take 198 registers with segments, 164 without. A workgroup of 32
+# threads at lmax 511 takes 187-198; four pairs per thread, 64 threads and 115 registers,
+# took 46 us with segments of 31. Without restart tables (each segment running the chain
+# from its seed) segments cost more than they saved.
 LANES64_SEGMENTS = 4
 LANES64_SEGMENT_MIN = 15
-LANES64_SEGMENT_PAIRS = 256
+LANES64_SEGMENT_PAIRS = 384
 LANES64_TARGETS = ("cuda",)  # float64 shuffles (tests/test_mlir_family.py runs it on lavapipe)
 # The direction s of fft_core.mlir's FFT, exp(s 2 pi i k t / n): its sign, s as a float, and
 # the arith ops that add and subtract s times a term.

@@ -215,7 +215,7 @@ def test_lanes64_analysis_on_lavapipe(vulkan, rng, monkeypatch, lmax, kw, live_b
     # The CUDA analysis of one float32 field (leg_analys_lanes64.mlir: float64 sums over
     # groups of four lanes, float64 shuffles), built for lavapipe with shuffles so that CI
     # runs it: with at most four pairs per thread (SPIR-V vectors hold four; CUDA's kernel
-    # takes eight) in chunks of 128 pairs (32 threads) on grids of more than 256 pairs or
+    # takes eight) in chunks of 128 pairs (32 threads) on grids of more than 384 pairs or
     # (LANES64_SEGMENT_PAIRS 0) whole orders, with the seeds below 2^-live_bits on level -1
     # (lmax 2047 has such seeds from 2^-800 down), which run scaled; or in segments
     # (LANES64_SEGMENT_MIN lowered) from the restart tables.
@@ -270,7 +270,7 @@ def test_ishioka_analysis_serves_the_plans_one_workgroup_holds():
 
 def test_lanes64_analysis_serves_cuda_grids_of_more_than_256_pairs_or_in_segments():
     # float32, one field per thread, the "ishioka" analysis, CUDA, no seed below level -1
-    # (lmax 2047: level -1), more than 256 pairs or in segments; 8 pairs per thread in
+    # (lmax 2047: level -1), more than 384 pairs or in segments; 8 pairs per thread in
     # workgroups of whole warps, 128 threads at most (chunks of 1024 pairs past that); spans
     # of 64 steps where the sums fit 48 KB (64 threads), else 32
     def plan(lmax, target="cuda", **kw):
@@ -291,14 +291,15 @@ def test_lanes64_analysis_serves_cuda_grids_of_more_than_256_pairs_or_in_segment
     assert shape(plan(600, nlat=2200)) == (128, 1024, 32)  # 1100 pairs: two chunks
     assert kernels_mlir.lanes64_segment(plan(1023)) == 0
     assert plan(1023).analys_tables == plan(63).analys_tables  # the Ishioka analyses' tables
-    # at most 256 pairs: segments of steps(lmax, 0) / 4 - 1 steps, at least 15, from restart
+    # at most 384 pairs: segments of steps(lmax, 0) / 4 - 1 steps, at least 15, from restart
     # tables; fewer pairs per thread where one warp holds the grid
     segment = kernels_mlir.lanes64_segment
-    assert [segment(plan(lmax)) for lmax in (127, 255, 511)] == [15, 31, 63]
+    assert [segment(plan(lmax)) for lmax in (127, 255, 511, 767)] == [15, 31, 63, 95]
+    assert segment(plan(720, mmax=719, nlat=721, nphi=1440, grid="equiangular")) == 89
     assert runs(plan(127)) and runs(plan(511)) and not runs(plan(63)) and segment(plan(63)) == 0
     assert segment(plan(511, "vulkan", recurrence="ishioka")) == 0
     assert segment(plan(511, fields_per_thread=4)) == segment(plan(511, dtype="float64")) == 0
-    assert segment(plan(255, nlat=513)) == 0 and runs(plan(255, nlat=513))  # 257 pairs
+    assert segment(plan(255, nlat=769)) == 0 and runs(plan(255, nlat=769))  # 385 pairs
     assert shape(plan(511)) == (32, 256, 32) and shape(plan(255)) == (32, 128, 32)
     assert shape(plan(127)) == (32, 64, 32)
     assert plan(511).analys_tables == (*plan(63).analys_tables[:-1], "restart_rows", "restart",
@@ -369,14 +370,14 @@ CUDA_ONLY = [  # Metal GPUs have no float64
     dict(lmax=1023, fields_per_thread=4, recurrence="standard"),
     dict(lmax=1023, fields_per_thread=4),
     # the float64 recurrence, CUDA's default for one field per thread; its analysis with
-    # float64 lane sums (more than 256 pairs)
+    # float64 lane sums (more than 384 pairs)
     dict(lmax=1023),
     dict(lmax=40, mmax=17, nlat=45, nphi=80, recurrence="standard"),
     dict(lmax=31, fields_per_thread=2, recurrence="ishioka"),
     # the synthesis on tensor cores: an odd grid (the equator row), mmax < lmax
     dict(lmax=600, mmax=500, nlat=601, nphi=1002, fields_per_thread=4, recurrence="ishioka"),
     # the Ishioka analysis with transposed sums (lmax 63: no segments); float64 lane sums in
-    # segments from restart tables (256 pairs), and on 361 pairs (an odd grid)
+    # segments from restart tables (256 pairs; 361 on an odd grid)
     dict(lmax=63),
     dict(lmax=511),
     dict(lmax=720, mmax=719, nlat=721, nphi=1440, grid="equiangular"),
@@ -401,17 +402,17 @@ def test_cuda_module_compiles(kw):
     assert vmfb.count(b".visible .entry") == 4 and b".target sm_80" in vmfb
     # lane sums (warp shuffles) in the float32 scheme's analysis with two fields per thread
     # or more, and over lane pairs with one field on float32 grids of 385-512 pairs; float64
-    # lane sums in the Ishioka analysis of one float32 field on more than 256 pairs (lmax
-    # 1023, 721 x 1440 here) or in segments (lmax 511: at least 15 steps each, a quarter of
+    # lane sums in the Ishioka analysis of one float32 field on more than 384 pairs (lmax
+    # 1023 here) or in segments (lmax 511, 721 x 1440: at least 15 steps each, a quarter of
     # order 0's less one); none in the analysis on tensor cores (below)
     lanes = analys_lane_group(plan, analys_fields_per_thread(plan))
     pairs = plan.dtype == "float32" and 385 <= plan.npairs <= 512
     assert lanes == (2 * min(plan.fields_per_thread, 2 if plan.dtype == "float64" else 4)
                      if plan.fields_per_thread > 1 else 2 if pairs else 1)
     scheme = kernels_mlir.stage_template(plan, "leg_analys").name == "leg_analys.mlir"
-    segments = plan.npairs <= 256 and (plan.lmax // 2 + 1) // 4 - 1 >= 15
+    segments = plan.npairs <= 384 and (plan.lmax // 2 + 1) // 4 - 1 >= 15
     lanes64 = (plan.dtype == "float32" and plan.fields_per_thread == 1
-               and (plan.npairs > 256 or segments) and plan.analys_recurrence == "ishioka")
+               and (plan.npairs > 384 or segments) and plan.analys_recurrence == "ishioka")
     assert kernels_mlir.lanes64_analysis(plan) == lanes64
     assert (b"shfl.sync.bfly" in vmfb) == (lanes > 1 and scheme or lanes64)
     # float64 arithmetic: float64 plans, and the synthesis of the "ishioka" recurrence (CUDA's
