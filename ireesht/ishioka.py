@@ -123,23 +123,21 @@ def segment_rows(lmax: int, mmax: int, segment: int) -> tuple[np.ndarray, int]:
     return np.concatenate(([0], np.cumsum(restarts)[:-1])), int(restarts.sum())
 
 
-def restart_states(lmax: int, mmax: int, u: np.ndarray, y0: np.ndarray, segment: int
-                   ) -> tuple[np.ndarray, np.ndarray]:
+def restart_states(lmax: int, mmax: int, chain: np.ndarray, u: np.ndarray, y0: np.ndarray,
+                   segment: int) -> tuple[np.ndarray, np.ndarray]:
     """The chain's states where segments of ``segment`` steps start, in float64: for order m
     (``steps(lmax, m)`` steps, ``S_m`` segments) and each segment s = 1 .. S_m - 1, the
     state (y_{kb-1}, y_kb) at kb = s segment - 1 of every pair, from ``u (npairs,)`` and the
-    seeds ``y0 (mmax+1, npairs)`` (y_{-1} = 0) by :func:`chain_table`'s rows (the kernels'
-    recurrence, without their fused roundings).
+    seeds ``y0 (mmax+1, npairs)`` (y_{-1} = 0) by the rows of ``chain``, the plan's
+    :func:`chain_table` (the kernels' recurrence, without their fused roundings).
 
     Returns ``rows (mmax+1,)``, order m's first row (:func:`segment_rows`), and ``states
     (rows, npairs, 2)``, the rows of each order's segments 1 .. S_m - 1 in turn.
     """
-    m = np.arange(mmax + 1)
     rows, nrows = segment_rows(lmax, mmax, segment)
-    nseg = -(-((lmax - m) // 2 + 1) // segment)
+    nseg = np.diff(rows, append=nrows) + 1
     states = np.zeros((nrows, u.size, 2))
-    chain = chain_table(lmax, mmax)
-    first = offset(lmax, m)
+    first = offset(lmax, np.arange(mmax + 1))
     a, b = np.zeros_like(y0), np.array(y0, dtype=np.float64)
     with np.errstate(over="ignore", invalid="ignore"):  # orders past their last step
         for k in range(int((nseg - 1).max()) * segment):

@@ -1035,18 +1035,21 @@ def lanes64_analysis(plan: Plan) -> bool:
                                       or lanes64_segment(plan) > 0)
 
 
-def lanes64_restart(plan: Plan, xtab: np.ndarray, seedtab: np.ndarray) -> dict[str, np.ndarray]:
-    """The tables of leg_analys_lanes64.mlir's segments (``lanes64_segment``):
+def lanes64_restart(plan: Plan, tables: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The tables of leg_analys_lanes64.mlir's segments (``lanes64_segment``), from the
+    plan's ``xtab``, ``seedtab`` and ``chain`` (``Plan.tables``):
     ``restart_rows (mc,)``, order m's first row, and ``restart (rows npairs, 2)``, the chain's
     state where each segment starts (``ishioka.restart_states``), in float64, from the seeds
     as the kernel takes them (``@seed64``: live, so y 2^(S k); times a_{m+1})."""
+    xtab, seedtab = tables["xtab"], tables["seedtab"]
     x = xtab[:, 0].astype(np.float64) + xtab[:, 1].astype(np.float64)
     ys = seedtab[:, 0].astype(np.float64).reshape(plan.mc, plan.npairs)
     k = seedtab[:, 1].astype(np.int64).reshape(plan.mc, plan.npairs)
     ft = {"float32": "f32", "float64": "f64"}[plan.dtype]
     y0 = np.ldexp(ys, FLOAT_FORMATS[ft]["scale_bits"] * k) * ishioka.seed_factor(
         np.arange(plan.mc))[:, None]
-    rows, states = ishioka.restart_states(plan.lmax, plan.mmax, x * x, y0, lanes64_segment(plan))
+    rows, states = ishioka.restart_states(plan.lmax, plan.mmax, tables["chain"], x * x, y0,
+                                          lanes64_segment(plan))
     return {"restart_rows": rows.astype(np.float64), "restart": states.reshape(-1, 2)}
 
 

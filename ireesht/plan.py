@@ -51,6 +51,9 @@ ANALYS_TABLES = ("xtab", "seedtab", "polar", "coef", "stab", "wtab", "twiddle")
 # and so does its analysis where it has one (kernels_mlir.ishioka_analysis).
 ISHIOKA_SYNTH_TABLES = ("xtab", "seedtab", "polar", "chain", "twiddle")
 ISHIOKA_ANALYS_TABLES = ("xtab", "seedtab", "polar", "chain", "wtab", "twiddle")
+# the analysis in segments (kernels_mlir.lanes64_segment) also takes the restart tables
+SEGMENT_ANALYS_TABLES = ("xtab", "seedtab", "polar", "chain", "wtab", "restart_rows", "restart",
+                         "twiddle")
 # Legendre recurrences: "standard" (the plan's dtype, ireesht/legendre.py) and "ishioka"
 # (float64 whatever the dtype, ireesht/ishioka.py; MLIR kernels, devices with float64): the
 # synthesis, and the analysis of float32 plans of one field per thread on grids of at most
@@ -221,7 +224,7 @@ class Plan:
             ishioka_analysis, lanes64_analysis, lanes64_segment, mma_analysis)
 
         if lanes64_segment(self):
-            return ISHIOKA_ANALYS_TABLES[:-1] + ("restart_rows", "restart", "twiddle")
+            return SEGMENT_ANALYS_TABLES
         ishioka = ishioka_analysis(self) or lanes64_analysis(self) or mma_analysis(self)
         return ISHIOKA_ANALYS_TABLES if ishioka else ANALYS_TABLES
 
@@ -274,7 +277,7 @@ class Plan:
         if "restart" in self.analys_tables:
             from ireesht.kernels_mlir import lanes64_restart
 
-            out.update(lanes64_restart(self, xtab, out["seedtab"]))
+            out.update(lanes64_restart(self, out))
         return out
 
 

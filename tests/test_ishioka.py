@@ -70,7 +70,8 @@ def test_restart_states_are_the_chain_where_segments_start(lmax, mmax, segment):
     x, s = g.cost, g.sint
     y0 = np.array([ishioka.seed_factor(m) * reference.legendre_values(lmax, m, x, s)[0]
                    for m in range(mmax + 1)])
-    rows, states = ishioka.restart_states(lmax, mmax, x * x, y0, segment)
+    rows, states = ishioka.restart_states(lmax, mmax, ishioka.chain_table(lmax, mmax), x * x,
+                                          y0, segment)
     nseg = [-(-ishioka.steps(lmax, m) // segment) for m in range(mmax + 1)]
     assert rows.tolist() == [0, *np.cumsum([n - 1 for n in nseg])[:-1].tolist()]
     assert states.shape == (sum(nseg) - mmax - 1, x.size, 2)
