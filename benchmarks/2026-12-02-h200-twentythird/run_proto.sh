@@ -2,8 +2,8 @@
 # Twenty-third run, on the GPU machine (repository root; `.whl` and expx/s23 carried):
 # a prototype SCRIPT (synth_fields.py, anal_dmma.py: its kernel is named as the script) with
 # ARGS in each variant of nvrtc OPTIONS (proto.txt: the first checked, CUDA-event times of
-# all), the same under Nsight Compute (proto-ncu.txt); with BASE set, the product's modules
-# expx/s23/base (anal_set.py time, Nsight Compute per launch: times.txt, stages.txt); with
+# all), the same under Nsight Compute (proto-ncu.txt); with TAGS set, the product's modules
+# expx/s23/TAG of each (anal_set.py time, Nsight Compute per launch: times.txt, stages.txt); with
 # PROFILE=OPTIONS Nsight Compute's full set of the prototype so built (profile-proto.txt,
 # stalls-proto.txt, sass-proto.csv). Usage: run_proto.sh SCRIPT "ARGS" "OPTIONS"...
 set -uo pipefail
@@ -26,7 +26,7 @@ t = [float(l.split('gpu__time_duration.sum=')[1].split()[0].replace(',', '')) / 
      for l in sys.stdin if os.environ['K'] in l]
 print(f'{len(t)} launches: median {st.median(t):.1f} us, min {min(t):.1f}, max {max(t):.1f}' if t else 'none')"
 done 2>&1 | tee $OUT/proto-ncu.txt
-[ -n "${BASE:-}" ] && tag_runs benchmarks/2026-12-02-h200-twentysecond/anal_set.py expx/s23 1 base
+[ -n "${TAGS:-}" ] && tag_runs benchmarks/2026-12-02-h200-twentysecond/anal_set.py expx/s23 1 $TAGS
 if [ -n "${PROFILE:-}" ]; then
   ncu_profile proto 1 $P $ARGS -noref $PROFILE
 fi
