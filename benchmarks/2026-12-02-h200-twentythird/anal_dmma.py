@@ -13,15 +13,13 @@ synthesized in float64 (data.npz of the sixteenth run's make_data.py) and times 
 Usage: anal_dmma.py LMAX data.npz|- [nvrtc options: -DNW=16 warps per workgroup, -DSPAN=32
 steps per span (a multiple of 16), -DMINB=1, -DACC=2 accumulator chains]"""
 import sys
-from pathlib import Path
 import numpy as np
 try:
     import cupy as cp
 except ImportError:
     cp = None
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "2026-12-01-h200-sixteenth" / "ishioka-pairs"))
-from proto import tables  # noqa: E402  (nodes, weights, seeds, polar rows, chain, offsets)
+from proto_common import options, tables, time_kernel
 
 SRC = r'''
 #ifndef NW
@@ -171,8 +169,7 @@ def main():
     else:
         F = np.random.default_rng(1).standard_normal((plan.nlat, plan.mc, 2)).astype(np.float32)
         qref = None
-    opts = tuple(a for a in sys.argv[3:] if a != "-noref")
-    val = {o[2:].split("=")[0]: int(o.split("=")[1]) for o in opts if o.startswith("-D")}
+    opts, val = options(sys.argv[3:])
     nt = 32 * val.get("NW", 16)
     kern = cp.RawKernel(SRC, "anal_dmma", options=opts)
     span = val.get("SPAN", 32)
@@ -189,17 +186,7 @@ def main():
         qq = q.get()
         err = np.linalg.norm(qq[:, 0] + 1j * qq[:, 1] - qref) / np.linalg.norm(qref)
         print(f"  analysis error against q: {err:.2e}", flush=True)
-    ev0, ev1 = cp.cuda.Event(), cp.cuda.Event()
-    ts = []
-    for _ in range(20):
-        ev0.record()
-        kern((plan.mc,), (nt,), args, shared_mem=dyn)
-        ev1.record()
-        ev1.synchronize()
-        ts.append(cp.cuda.get_elapsed_time(ev0, ev1) * 1e3)
-    print(f"  kernel (CUDA events, boost clock): median {np.median(ts):.1f} us, min {min(ts):.1f}",
-          flush=True)
-
+    time_kernel(cp, lambda: kern((plan.mc,), (nt,), args, shared_mem=dyn))
 
 if __name__ == "__main__":
     main()

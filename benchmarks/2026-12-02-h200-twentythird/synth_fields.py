@@ -11,17 +11,13 @@ numpy's FFT), times the kernel (CUDA events at the boost clock; Nsight Compute: 
 Usage: synth_fields.py LMAX B [-noref: no check] [nvrtc options: -DNF=16 fields per thread, -DKP=1 pairs per
 thread, -DNT=128 threads per workgroup, -DSPAN=32 steps per span, -DMINB=1]"""
 import sys
-from pathlib import Path
 import numpy as np
 try:
     import cupy as cp
 except ImportError:
     cp = None
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "2026-12-01-h200-sixteenth" / "ishioka-pairs"))
-from proto import tables  # noqa: E402  (nodes, weights, seeds, polar rows, chain, offsets)
-from ireesht import reference  # noqa: E402
-from ireesht.grid import make_grid  # noqa: E402
+from proto_common import check_synthesis, coefficients, options, tables, time_kernel
 
 SRC = r'''
 #ifndef NF
@@ -144,13 +140,10 @@ extern "C" __global__ void __launch_bounds__(NT, MINB) synth_fields(
 
 def main():
     lmax, batch = int(sys.argv[1]), int(sys.argv[2])
-    opts = tuple(a for a in sys.argv[3:] if a != "-noref")
-    val = {o[2:].split("=")[0]: int(o.split("=")[1]) for o in opts if o.startswith("-D")}
+    opts, val = options(sys.argv[3:])
     nf, kp, nt = val.get("NF", 16), val.get("KP", 1), val.get("NT", 128)
     plan, x, w, seed, polar, chain, off = tables(lmax)
-    rng = np.random.default_rng(7)
-    q = rng.uniform(-1, 1, (batch, plan.nlm, 2)).astype(np.float32)
-    q[:, : lmax + 1, 1] = 0.0  # Im q_l0: ignored by the reference
+    q = coefficients(plan, batch)
     kern = cp.RawKernel(SRC, "synth_fields", options=opts)
     dev = [cp.asarray(a) for a in (x, seed, polar, chain, off, q)]
     F = cp.zeros((batch, plan.nlat, plan.mc, 2), cp.float32)
@@ -162,28 +155,8 @@ def main():
     print(f"lmax {lmax} B {batch} {' '.join(opts)}: registers {kern.attributes['num_regs']}, "
           f"shared {kern.attributes['shared_size_bytes']} B, grid {grid}", flush=True)
     if "-noref" not in sys.argv:
-        g = make_grid("gauss", plan.nlat, plan.nphi)
-        Fd = F.get()
-        for b in sorted({0, batch - 1}):
-            qc = q[b, :, 0].astype(np.float64) + 1j * q[b, :, 1]
-            f = reference.synth(qc, lmax, plan.mmax, g)
-            Fr = np.fft.rfft(f, axis=-1)[:, : plan.mc] / plan.nphi
-            Fk = Fd[b, ..., 0] + 1j * Fd[b, ..., 1]
-            Fk[:, 0] = Fk[:, 0].real
-            Fr[:, 0] = Fr[:, 0].real
-            err = np.linalg.norm(Fk - Fr) / np.linalg.norm(Fr)
-            print(f"  field {b}: F relative L2 error against the reference {err:.2e}", flush=True)
-    ev0, ev1 = cp.cuda.Event(), cp.cuda.Event()
-    ts = []
-    for _ in range(20):
-        ev0.record()
-        kern(grid, (nt,), args)
-        ev1.record()
-        ev1.synchronize()
-        ts.append(cp.cuda.get_elapsed_time(ev0, ev1) * 1e3)
-    print(f"  kernel (CUDA events, boost clock): median {np.median(ts):.1f} us, min {min(ts):.1f}",
-          flush=True)
-
+        check_synthesis(plan, q, F.get())
+    time_kernel(cp, lambda: kern(grid, (nt,), args))
 
 if __name__ == "__main__":
     main()
