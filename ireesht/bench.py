@@ -86,7 +86,7 @@ def bench_plan(lmax: int, target: str, batch: int, repeat: int, grid: str = "gau
     q, _, q_dev, f_out, q_out = device_inputs(mod, batch)
     f_dev = mod.synth(q_dev, out=f_out)
     f = mod.to_numpy(f_dev)
-    tensor = "tensor cores" in mod.info["variants"].values()
+    tensor = any(str(v).startswith("tensor cores") for v in mod.info["variants"].values())
     r = dict(
         kernels=mod.info["kernels"] + (", tensor cores" if tensor else ""),
         device=mod.info["device"],

@@ -44,7 +44,9 @@ takes the parts ``polar``, ``ishioka`` and ``synth_grid`` of ``legendre_core.mli
 restart tables where ``lanes64_segment``, ``lanes64_restart``), and its
 synthesis on tensor cores where ``mma_synthesis`` (``leg_synth_mma.mlir``, CUDA only: parts
 ``polar``, ``ishioka``, ``mma`` and ``synth_grid``, its sizes and unrolled bodies from
-``_mma_synth_values``), and its analysis on tensor cores where ``mma_analysis``
+``_mma_synth_values``; the fields past its whole groups of 16 in ``leg_synth_ishioka.mlir``
+as executable ``REST_STAGE``, whose ``fields``, ``grid_yz`` and ``first_field`` say which
+fields it takes), and its analysis on tensor cores where ``mma_analysis``
 (``leg_analys_mma.mlir``, CUDA only: parts ``polar``, ``ishioka`` and ``mma``, its sizes and
 unrolled bodies from ``_mma_analys_values``).
 """
@@ -124,10 +126,16 @@ ISHIOKA_SCALING = {"live_bits": 800, "scale_bits": 840, "threshold_bits": 800}
 # Legendre synthesis, 16 fields, against the float32 scheme with four fields per thread
 # (BENCHMARKS.md seventeenth run): lmax 1023 1028-1037 -> 891-896 us, 767 520-525 -> 432-435,
 # 600 (301 pairs) 253-255 -> 210-220, 511 (256 pairs) 173-176 -> 171-182, but 255 35-37 ->
-# 50.5-54.8; error 1.1e-6 -> 2.2e-7. The products of 16 fields run whatever the batch: 4 fields
-# 271-275 -> 667-676 us. 8 fields per workgroup (the recurrence twice per order) ran
-# 1012-1028 us at lmax 1023, 8 warps 948-955.
+# 50.5-54.8; error 1.1e-6 -> 2.2e-7. 8 fields per workgroup (the recurrence twice per order)
+# ran 1012-1028 us at lmax 1023, 8 warps 948-955.
 MMA_FIELDS, MMA_WARPS = 16, 4
+# It takes the whole groups of MMA_FIELDS fields only; the fields past them run
+# leg_synth_ishioka.mlir (four per thread, float32 sums) as this executable, dispatched after
+# it into the same F (parts). H200, lmax 1023, synthesis enqueued (BENCHMARKS.md
+# twenty-fourth run), against a last group filled up to 16: 4 fields 0.533 -> 0.261 ms, 20
+# fields 1.294 -> 1.070 ms, 16 fields 0.828 -> 0.830 ms (the other kernel's launch, one row
+# of workgroups that run nothing: 3 us).
+REST_STAGE = "leg_synth_rest"
 MMA_COLUMN_PAD = 16
 MMA_PAIRS = 256
 # leg_analys_mma.mlir (tensor cores; kernels_mlir.mma_analysis): fields per workgroup (the 16
@@ -184,6 +192,7 @@ LANES64_SEGMENTS = 4
 LANES64_SEGMENT_MIN = 15
 LANES64_SEGMENT_PAIRS = 384
 LANES64_TARGETS = ("cuda",)  # float64 shuffles (tests/test_mlir_family.py runs it on lavapipe)
+FLOAT_BYTES = {"f32": 4, "f64": 8}
 # The direction s of fft_core.mlir's FFT, exp(s 2 pi i k t / n): its sign, s as a float, and
 # the arith ops that add and subtract s times a term.
 FFT_DIRECTIONS = {"fft_synth": dict(sign="+", one_s="1.0", plus_s="addf", minus_s="subf"),
@@ -640,6 +649,9 @@ def stage_values(plan: Plan, values: dict, every_fft_pass: bool = False) -> dict
             v["fft_funcs"] = string.Template(fft_parts["funcs"]).substitute(fv)
             v["fft_core"] = string.Template(fft_parts["passes"]).substitute(fv)
         out[stage] = v
+    if mma_synthesis(plan):  # the fields past the whole groups of 16
+        out[REST_STAGE] = _ishioka_synth_values(plan, {**common, "exe": REST_STAGE}, core,
+                                                rest=True)
     return out
 
 
@@ -648,17 +660,51 @@ def _core(parts: dict[str, str], names: tuple[str, ...], values: dict) -> str:
     return "\n".join(string.Template(parts[n]).substitute(values) for n in names)
 
 
-def _ishioka_synth_values(plan: Plan, v: dict, core: dict[str, str]) -> dict:
+def _put_pair(target: str, ft: str) -> str:
+    """Body of leg_synth_ishioka.mlir's ``@put``: one vector store of (re, im) aligned to the
+    pair on CUDA (LLVM kept the two stores apart: H200, one field, Legendre synthesis, lmax
+    255 11.7-12.7 -> 11.1-12.0 us, 511 26.0-26.4 -> 24.5-25.4, unchanged from lmax 720 on;
+    BENCHMARKS.md twenty-fourth run), two scalar stores elsewhere."""
+    buf = f"memref<?x?x?x2x{ft}, #hal.descriptor_type<storage_buffer>>"
+    if target == "cuda":
+        return "\n".join([
+            f"          %v = vector.from_elements %re, %im : vector<2x{ft}>",
+            f"          vector.store %v, %F[%b, %i, %m, %c0] alignment = {2 * FLOAT_BYTES[ft]} "
+            f": {buf}, vector<2x{ft}>"])
+    return "\n".join(f"          memref.store %{part}, %F[%b, %i, %m, %c{k}] : {buf}"
+                     for k, part in enumerate(("re", "im")))
+
+
+def _ishioka_synth_values(plan: Plan, v: dict, core: dict[str, str], rest: bool = False) -> dict:
     """The substitutions of leg_synth_ishioka.mlir: ``v`` (the plan's, ``ft`` its data type)
     with the float64 state's slots and pieces. Two pairs per thread with one field, one with
-    more: at most four (pair, field) slots of float64, as SPIR-V vectors hold four."""
+    more: at most four (pair, field) slots of float64, as SPIR-V vectors hold four. With
+    ``rest``, its fields are those past the whole groups of ``MMA_FIELDS`` that
+    leg_synth_mma.mlir takes (``REST_STAGE``)."""
     nf = plan.fields_per_thread
+    g = MMA_FIELDS
+    fields = (f"fields {g} floor(B / {g}) .. B - 1" if rest else "fields 0 .. B - 1")
+    # the rest: one row of workgroups, which run nothing, where there is none
+    grid_yz = ([f"%gz = affine.max affine_map<()[s0] -> ((s0 mod {g}) ceildiv {nf}, 1)>()[%b]",
+                f"%rest = affine.apply affine_map<()[s0] -> (s0 mod {g})>()[%b]",
+                "%none = arith.constant 0 : index", "%one = arith.constant 1 : index",
+                f"%mcg = arith.constant {plan.mc} : index",
+                "%some = arith.cmpi ugt, %rest, %none : index",
+                "%gy = arith.select %some, %mcg, %one : index"] if rest
+               else [f"%gy = arith.constant {plan.mc} : index",
+                     f"%gz = affine.apply affine_map<()[s0] -> (s0 ceildiv {nf})>()[%b]"])
+    first = ([f"%cgroup = arith.constant {g} : index",
+              "%ngroup = arith.divui %nfields, %cgroup : index",
+              "%bfirst = arith.muli %ngroup, %cgroup : index"] if rest
+             else ["%bfirst = arith.constant 0 : index"])
+    v = {**v, "fields": fields, "grid_yz": "\n".join(" " * 8 + line for line in grid_yz),
+         "first_field": "\n".join(" " * 10 + line for line in first)}
     kp = _pairs_per_thread(plan.npairs, SYNTH_WG, max(1, ISHIOKA_SLOTS // 2 // nf))
     ft = v["ft"]
     out = {**v, "nf": nf, "kp": kp, "slots": kp * nf, "vote_group": VOTE_GROUP,
            "vote_flags": 2 * SYNTH_WG // VOTE_GROUP,
            "synth_gx": -(-plan.npairs // (SYNTH_WG * kp)), "synth_round": SYNTH_ROUND,
-           "span": ISHIOKA_SYNTH_SPAN,
+           "span": ISHIOKA_SYNTH_SPAN, "put": _put_pair(plan.target, ft),
            **_ishioka_conversions(ft)}
     at = "f32" if ft == "f32" and nf >= ISHIOKA_FLOAT32_SUMS else "f64"
     out.update(at=at, expand_v=_expand(kp, kp * nf, at, True),
@@ -1233,7 +1279,7 @@ def stage_template(plan: Plan, stage: str) -> Path:
     ``ishioka_analysis``, else ``<stage>.mlir``."""
     if stage == "leg_synth" and mma_synthesis(plan):
         return kernels_dir() / "leg_synth_mma.mlir"
-    if stage == "leg_synth" and plan.recurrence == "ishioka":
+    if stage == REST_STAGE or (stage == "leg_synth" and plan.recurrence == "ishioka"):
         return kernels_dir() / "leg_synth_ishioka.mlir"
     if stage == "leg_analys" and mma_analysis(plan):
         return kernels_dir() / "leg_analys_mma.mlir"
@@ -1259,14 +1305,24 @@ def parts(plan: Plan, values: dict) -> dict[str, str]:
     from ireesht.pipeline import stage_ops
 
     device, target, _ = executable_target(plan)
-    executables = "\n".join(render_stage(plan, s, values) for s in STAGES
+    stages = (*STAGES, REST_STAGE) if mma_synthesis(plan) else STAGES
+    executables = "\n".join(render_stage(plan, s, values) for s in stages
                             if stage_template(plan, s).exists())
+    dispatch = {s: f"flow.dispatch @{s}::@v::@main[%b]" for s in STAGES}
+    ops = stage_ops(values, dispatch, {})
+    if mma_synthesis(plan):
+        # the whole groups of 16 fields on tensor cores into F_ws, then the rest into it
+        groups = stage_ops({**values, "leg_synth_out": "F_groups"}, dispatch, {})
+        rest = stage_ops({**values, "leg_synth_ws": "F_groups"},
+                         {**dispatch, "leg_synth": f"flow.dispatch @{REST_STAGE}::@v::@main[%b]"},
+                         {})
+        ops["op_leg_synth"] = groups["op_leg_synth"] + "\n" + rest["op_leg_synth"]
     return {
         "aliases": f"#target = {target}",
         "module_attrs": f'attributes {{hal.device.targets = [#hal.device.target<"{device}", '
                         f"[#target]> : !hal.device]}}",
         "executables": executables,
-        **stage_ops(values, {s: f"flow.dispatch @{s}::@v::@main[%b]" for s in STAGES}, {}),
+        **ops,
     }
 
 

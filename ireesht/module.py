@@ -193,14 +193,14 @@ def _variants(plan: Plan) -> dict:
     nf = analys_fields_per_thread(plan)
     out = {"fields_per_thread": plan.fields_per_thread, "analysis_fields_per_thread": nf}
     if plan.kernels == "mlir":  # the family with a choice of recurrence
-        from ireesht.kernels_mlir import (ishioka_analysis, lanes64_analysis, mma_analysis,
-                                          mma_synthesis)
+        from ireesht.kernels_mlir import (MMA_FIELDS, ishioka_analysis, lanes64_analysis,
+                                          mma_analysis, mma_synthesis)
 
         lanes = analys_lane_group(plan, nf) > 1
         out["recurrence"] = (plan.recurrence if plan.analys_recurrence == plan.recurrence
                              else f"{plan.recurrence}, analysis {plan.analys_recurrence}")
         if mma_synthesis(plan):
-            out["synthesis_sums"] = "tensor cores"
+            out["synthesis_sums"] = f"tensor cores, whole groups of {MMA_FIELDS}"
         out["analysis_reduction"] = ("tensor cores" if mma_analysis(plan) else
                                      "ishioka, transposed sums" if ishioka_analysis(plan) else
                                      _lanes64_variant(plan) if lanes64_analysis(plan) else
@@ -284,13 +284,14 @@ def compile(
         on tensor cores, 16 fields per workgroup, on grids of 256 latitude pairs or more
         whose seeds all start within float64's range (Gauss grids for lmax 511-1313), and
         the analysis too, 8 fields per workgroup, up to 512 pairs (lmax 1023): for batches
-        of 16 fields (or multiples of 16) faster and more accurate than the float32 scheme
-        (H200, lmax 1023: Legendre synthesis 13% and analysis 37% faster, roundtrip error
-        4.2e-7 against 1.6e-6; ``info["variants"]["synthesis_sums"]`` and
-        ``["analysis_reduction"]`` say "tensor cores"); other batches pay for whole groups
-        of 16 and 8 (4 fields: slower than the float32 scheme), which is why "auto" runs
-        only the analysis there (at most 6% slower up to 4 fields per call, 37% faster
-        from 8; roundtrip error 9.8e-7)
+        of 16 fields or more faster and more accurate than the float32 scheme (H200, lmax
+        1023: Legendre synthesis 13% and analysis 37% faster, roundtrip error 4.2e-7
+        against 1.6e-6; ``info["variants"]["synthesis_sums"]`` says "tensor cores, whole
+        groups of 16" and ``["analysis_reduction"]`` "tensor cores"). The synthesis takes
+        the whole groups of 16 there and the fields past them (B mod 16) four per thread
+        with float32 sums (5-6% slower than the float32 scheme, largest error 5x its own);
+        the analysis pays for whole groups of 8; so "auto" runs only the analysis there (at
+        most 6% slower up to 4 fields per call, 37% faster from 8; roundtrip error 9.8e-7)
     use_cache : reuse a module compiled earlier for the same plan
 
     Returns

@@ -83,6 +83,8 @@ def template_values(plan: Plan) -> dict:
         mc=plan.mc,
         nlm=plan.nlm,
         synth_nf=plan.fields_per_thread,
+        leg_synth_out="F",  # mlir/ops.mlir
+        leg_synth_ws="F_ws",
         analys_nf=analys_fields_per_thread(plan),
     )
 

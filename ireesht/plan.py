@@ -69,8 +69,12 @@ SEGMENT_ANALYS_TABLES = ("xtab", "seedtab", "polar", "chain", "wtab", "restart_r
 # takes "ishioka" for the analysis where it runs on tensor cores (kernels_mlir.mma_analysis):
 # H200, lmax 1023, analysis enqueued, 1 / 4 / 8 / 16 fields per call 0.349 -> 0.339 / 0.374
 # -> 0.397 / 0.715 -> 0.451 / 1.386 -> 0.887 ms, error 9.4e-7 -> 2.9e-7 (BENCHMARKS.md
-# twentieth run); the synthesis on tensor cores runs 16 fields whatever the batch and pays
-# off near 16 only (eighteenth run).
+# twentieth run). The synthesis on tensor cores takes whole groups of 16 fields (the fields
+# past them float32 sums of the Ishioka kernel, whose largest error is 5x the float32
+# scheme's) and pays off from 16 fields per call at lmax 720-1023 only (H200, lmax 1023,
+# synthesis enqueued: 4 fields 0.261 against 0.247 ms, 16 fields 0.83 against 0.91; at 511
+# 0.180 against 0.170; twenty-fourth run): the batch size is known only at the call, so
+# "auto" keeps the float32 scheme there.
 RECURRENCES = ("standard", "ishioka")
 ISHIOKA_TARGETS = ("cuda", "vulkan")
 

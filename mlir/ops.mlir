@@ -5,13 +5,16 @@
 // makes is written in place into the operand %F_ws, mlir/pipeline.mlir). Each family
 // fills in ${dispatch_<stage>} (the op and its callee) and ${clauses_<stage>} (what
 // follows the types: hal.dispatch.extern's count/layout/objects, nothing for flow.dispatch).
+// The Legendre synthesis writes %${leg_synth_out} into %${leg_synth_ws} (F and F_ws; the MLIR
+// family chains two such dispatches where leg_synth_mma.mlir takes the whole groups of 16
+// fields, ireesht/kernels_mlir.py parts).
 
 // stage: op_leg_synth
-    %F = ${dispatch_leg_synth}(%lmax, %mmax, %nlat, %npairs, %nlm, %nb,
-                                         ${leg_synth_table_args}, %q, %F_ws)
+    %${leg_synth_out} = ${dispatch_leg_synth}(%lmax, %mmax, %nlat, %npairs, %nlm, %nb,
+                                         ${leg_synth_table_args}, %q, %${leg_synth_ws})
         : (i32, i32, i32, i32, i32, i32, ${leg_synth_table_types},
            tensor<?x${nlm}x2x${ft}>{%b}, tensor<?x${nlat}x${mc}x2x${ft}>{%b})
-          -> %F_ws{%b}
+          -> %${leg_synth_ws}{%b}
 ${clauses_leg_synth}
 // stage: op_fft_synth
     %f = ${dispatch_fft_synth}(%nlat, %nphi, %mc, %nb, %twiddle, %F)

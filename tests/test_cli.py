@@ -174,3 +174,27 @@ def test_check_fails_on_a_mismatch(vulkan, monkeypatch, capsys):
                         lambda self, f, out=None: real(self, f) * (1.01 if not self.plan.subgroups else 1))
     assert main(["check", "--lmax", "15"]) == 1
     assert "| NO |" in capsys.readouterr().out
+
+
+def test_check_covers_both_kernels_of_a_synthesis_in_whole_groups(vulkan, monkeypatch):
+    # CUDA's batch synthesis takes whole groups of 16 fields on tensor cores and the rest on
+    # CUDA cores: the check also synthesises the batch repeated to 16 + batch fields, so a
+    # wrong group (simulated here on the MLIR paths: fields 0 .. 15 of a call of more than 16
+    # scaled) fails it
+    from ireesht import comparison, module, runtime
+
+    monkeypatch.setattr(runtime, "available_drivers", lambda: ["vulkan"])
+    monkeypatch.setattr(comparison, "_group", lambda mod: 16 * (mod.plan.kernels == "mlir"))
+    rows = comparison.check(15, batch=2, verbose=False)
+    assert {r["family"] for r in rows} == {"mlir", "wgsl"} and all(r["ok"] for r in rows)
+    real = module.Module.synth
+
+    def wrong_group(self, q, out=None):
+        f = real(self, q)
+        if len(q) > 16:
+            f[:16] *= 1.01
+        return f
+
+    monkeypatch.setattr(module.Module, "synth", wrong_group)
+    rows = comparison.check(15, batch=2, verbose=False)
+    assert [r["ok"] for r in rows] == [r["family"] == "wgsl" for r in rows]

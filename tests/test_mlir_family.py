@@ -353,6 +353,38 @@ def test_ishioka_recurrence_variants(vulkan, rng, kw):
     check_plan(mod, rng, batch=(5,))  # 5 fields: one partial group
 
 
+@pytest.mark.parametrize("batch", [5, 21])
+def test_ishioka_synthesis_of_the_fields_past_whole_groups(vulkan, rng, monkeypatch, batch):
+    # Where the synthesis runs on tensor cores (CUDA), leg_synth_ishioka.mlir synthesises the
+    # fields past the whole groups of 16 (kernels_mlir.REST_STAGE, dispatched after the
+    # tensor cores' kernel): built here as the module's only synthesis kernel, it writes
+    # fields 16 floor(B / 16) .. B - 1 (the others' F it leaves as it found it)
+    values = kernels_mlir._ishioka_synth_values
+    monkeypatch.setattr(kernels_mlir, "_ishioka_synth_values",
+                        lambda plan, v, core, rest=False: values(plan, v, core, rest=True))
+    mod = build(47, recurrence="ishioka", fields_per_thread=4)
+    first = batch // 16 * 16
+    q = random_coefficients(rng, 47, 47, (batch,))
+    f = mod.synth(q)[first:]
+    assert rel_l2(f, reference.synth(q[first:], 47, 47, mod.plan.make_grid())) <= TOL
+
+
+def test_cuda_batch_synthesis_takes_whole_groups_on_tensor_cores_and_the_rest_after():
+    # one synthesis call, two dispatches in place into F: leg_synth_mma.mlir over
+    # floor(B / 16) groups of 16 fields, then leg_synth_ishioka.mlir over the B mod 16 past
+    # them, four per thread (where there are none, one row of workgroups that run nothing)
+    plan = Plan.create(1023, target="cuda", kernels="mlir", fields_per_thread=4,
+                       recurrence="ishioka")
+    text = pipeline.render(plan)
+    synth = text[text.index("@synth_impl"):text.index("@analys_impl")]
+    assert synth.count("flow.dispatch") == 3
+    assert synth.index("@leg_synth::") < synth.index(f"@{kernels_mlir.REST_STAGE}::")
+    assert "affine_map<()[s0] -> (s0 floordiv 16, 1)>" in text
+    assert "affine_map<()[s0] -> ((s0 mod 16) ceildiv 4, 1)>" in text
+    assert text.count("%gy = arith.select %some, %mcg, %one : index") == 2
+    assert module._variants(plan)["synthesis_sums"] == "tensor cores, whole groups of 16"
+
+
 # plan shapes compiled for the targets without a device here (every kernel variant; the
 # sizes reach the kernels as push constants, only the grids are compiled in)
 COMPILE_ONLY = [
@@ -398,8 +430,10 @@ def test_cuda_float64_analysis_shares_a_recurrence_among_two_fields_at_most():
 def test_cuda_module_compiles(kw):
     plan = Plan.create(target="cuda", kernels="mlir", **kw)
     vmfb = pipeline.compile_plan(plan)
-    # the PTX of the four stages (one module each), for sm_80: JIT-compiled on newer GPUs
-    assert vmfb.count(b".visible .entry") == 4 and b".target sm_80" in vmfb
+    # the PTX of the four stages (one module each; the synthesis on tensor cores two), for
+    # sm_80: JIT-compiled on newer GPUs
+    assert vmfb.count(b".visible .entry") == 4 + mma_synthesis(plan)
+    assert b".target sm_80" in vmfb
     # lane sums (warp shuffles) in the float32 scheme's analysis with two fields per thread
     # or more, and over lane pairs with one field on float32 grids of 385-512 pairs; float64
     # lane sums in the Ishioka analysis of one float32 field on more than 384 pairs (lmax

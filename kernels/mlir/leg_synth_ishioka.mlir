@@ -16,13 +16,14 @@
 // loop (rescaling checked every 8 steps). Plans whose seeds all start live leave the careful
 // loop out, and so do float32 plans of one field whose lowest seeds lie one level below:
 // their sums carry that level's scale to the store ("level sums"), far inside float64's range.
+// Its fields are ${fields}: all B, or (beside leg_synth_mma.mlir, which takes the whole
+// groups of 16) the B mod 16 past them.
   hal.executable private @${exe} {
     hal.executable.variant public @v target(${target}) {
       hal.executable.export public @main ordinal(0) layout(#leg_synth_layout)
           count(%device: !hal.device, %b: index) -> (index, index, index) {
         %gx = arith.constant ${synth_gx} : index
-        %gy = arith.constant ${mc} : index
-        %gz = affine.apply affine_map<()[s0] -> (s0 ceildiv ${nf})>()[%b]
+${grid_yz}
         hal.return %gx, %gy, %gz : index, index, index
       } <workgroup_size = [64 : index, 1 : index, 1 : index]>
       builtin.module {
@@ -183,6 +184,17 @@ ${expand_f}
               : vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>, vector<${slots}x${at}>
         }
 
+        // F[%b][%i][%m] = (%re, %im). On CUDA one store of both, aligned to the pair: the
+        // lanes' stores hit a sector each (rows mc apart), and as two stores twice as many
+        // (IREE's SPIR-V lowering takes no vector store into this buffer: two there).
+        func.func private @put(%F: memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
+            %b: index, %i: index, %m: index, %re: ${ft}, %im: ${ft}) {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+${put}
+          return
+        }
+
         // F of the fields of the thread's pairs, rounded once to the plan's type: the even
         // part plus (north row p0 + i) or minus (its mirror NL-1-p0-i) x times the odd sum.
         // With level sums, a pair's sums still carry its level's scale 2^(-S k) and take its
@@ -231,16 +243,14 @@ ${expand_f}
                   %ni = math.fma %xi, %wi, %vi : f64
                   %nr1 = func.call @narrow(%nr) : (f64) -> ${ft}
                   %ni1 = func.call @narrow(%ni) : (f64) -> ${ft}
-                  memref.store %nr1, %F[%b, %i_n, %m, %c0] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
-                  memref.store %ni1, %F[%b, %i_n, %m, %c1] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+                  func.call @put(%F, %b, %i_n, %m, %nr1, %ni1) : (memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
                   scf.if %two {
                     %nx = arith.negf %xi : f64
                     %sr = math.fma %nx, %wr, %vr : f64
                     %si = math.fma %nx, %wi, %vi : f64
                     %sr1 = func.call @narrow(%sr) : (f64) -> ${ft}
                     %si1 = func.call @narrow(%si) : (f64) -> ${ft}
-                    memref.store %sr1, %F[%b, %i_s, %m, %c0] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
-                    memref.store %si1, %F[%b, %i_s, %m, %c1] : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>
+                    func.call @put(%F, %b, %i_s, %m, %sr1, %si1) : (memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
                   }
                 }
               }
@@ -385,7 +395,9 @@ ${expand_f}
           %hy = hal.interface.workgroup.id[1] : index
           %wx, %m = func.call @workgroup_of(%hx, %hy, %mc) : (index, index, index) -> (index, index)
           %wz = hal.interface.workgroup.id[2] : index
-          %b0 = arith.muli %wz, %cnf : index
+          %b0w = arith.muli %wz, %cnf : index
+${first_field}
+          %b0 = arith.addi %b0w, %bfirst : index
           %flags = memref.alloc() : memref<${vote_flags}xi32, #gpu.address_space<workgroup>>
           func.call @vote_init(%flags, %lid) : (memref<${vote_flags}xi32, #gpu.address_space<workgroup>>, index) -> ()
           %n0 = arith.constant 0 : index
@@ -403,7 +415,9 @@ ${expand_f}
           %p0 = arith.addi %skip, %tp : index  // this thread's pairs: p0 .. p0 + ${kp} - 1
           %wp = arith.muli %wpairs, %ckp : index
           %wfirst = arith.addi %skip, %wp : index
-          %busy = arith.cmpi ult, %wfirst, %npairs : index
+          %pairs_left = arith.cmpi ult, %wfirst, %npairs : index
+          %fields_left = arith.cmpi ult, %b0, %nfields : index
+          %busy = arith.andi %pairs_left, %fields_left : i1
           // first index of order m in the m-major layout of q: m (2 L + 3 - m) / 2
           %l2 = arith.muli %lmax, %c2 : index
           %l23 = arith.addi %l2, %c3 : index

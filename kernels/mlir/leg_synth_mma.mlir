@@ -8,7 +8,9 @@
 // tf32 (10 bits), and each product as lo hi + hi lo + hi hi in float32 (3xTF32), about
 // float32's accuracy. For plans whose seeds all start live (no careful loop;
 // ireesht/kernels_mlir.py mma_synthesis). Stage contract and grid: kernels/CONTRACT.md, as
-// leg_synth.mlir. A string.Template rendered by ireesht/kernels_mlir.py.
+// leg_synth.mlir, over the whole groups of ${nf} fields only: leg_synth_ishioka.mlir takes
+// the B mod ${nf} fields past them (a workgroup group of no whole group runs no step). A
+// string.Template rendered by ireesht/kernels_mlir.py.
 //
 // A workgroup holds ${wpairs} pairs of one order and ${nf} fields: warp w (of ${warps}) the 16
 // pairs from skip + ${wpairs} wx + 16 w, one tile of the products' rows. Lane (g, t) = (l / 4,
@@ -27,8 +29,13 @@
       hal.executable.export public @main ordinal(0) layout(#leg_synth_layout)
           count(%device: !hal.device, %b: index) -> (index, index, index) {
         %gx = arith.constant ${synth_gx} : index
-        %gy = arith.constant ${mc} : index
-        %gz = affine.apply affine_map<()[s0] -> (s0 ceildiv ${nf})>()[%b]
+        // no whole group (B < ${nf}): one row of workgroups, which run nothing
+        %gz = affine.max affine_map<()[s0] -> (s0 floordiv ${nf}, 1)>()[%b]
+        %cnfg = arith.constant ${nf} : index
+        %one = arith.constant 1 : index
+        %mcg = arith.constant ${mc} : index
+        %some = arith.cmpi uge, %b, %cnfg : index
+        %gy = arith.select %some, %mcg, %one : index
         hal.return %gx, %gy, %gz : index, index, index
       } <workgroup_size = [${wg} : index, 1 : index, 1 : index]>
       builtin.module {
@@ -258,7 +265,11 @@ ${store}
           %nlat = arith.index_castui %pc2 : i32 to index
           %npairs = arith.index_castui %pc3 : i32 to index
           %nlm = arith.index_castui %pc4 : i32 to index
-          %nfields = arith.index_castui %pc5 : i32 to index
+          %nall = arith.index_castui %pc5 : i32 to index
+          // the whole groups of ${nf} fields (leg_synth_ishioka.mlir takes the rest)
+          %cnfw = arith.constant ${nf} : index
+          %ngroups = arith.divui %nall, %cnfw : index
+          %nfields = arith.muli %ngroups, %cnfw : index
           %mc = arith.addi %mmax, %c1 : index
           %nseed = arith.muli %mc, %npairs : index
           %nchain = func.call @chain_rows(%lmax, %mmax) : (index, index) -> index
@@ -271,9 +282,9 @@ ${store}
           %chain = hal.interface.binding.subspan layout(#leg_synth_layout) binding(3) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x5xf64, #hal.descriptor_type<storage_buffer>>{%nchain}
           %q = hal.interface.binding.subspan layout(#leg_synth_layout) binding(4) alignment(64) offset(%c0) flags(ReadOnly)
-              : memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>{%nfields, %nlm}
+              : memref<?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>{%nall, %nlm}
           %F = hal.interface.binding.subspan layout(#leg_synth_layout) binding(5) alignment(64) offset(%c0)
-              : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>{%nfields, %nlat, %mc}
+              : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>{%nall, %nlat, %mc}
 
           // one span of ${span} steps staged (the chain ${rows} rows: the last window of a
           // lane ends up to 6 rows past the span), read by every lane
@@ -304,7 +315,9 @@ ${store}
           %pw = arith.addi %wfirst, %w16 : index
           %p0 = arith.addi %pw, %g : index  // the lane's pairs: p0 and p0 + 8
           %p1 = arith.addi %p0, %c8 : index
-          %busy = arith.cmpi ult, %wfirst, %npairs : index
+          %pairs_left = arith.cmpi ult, %wfirst, %npairs : index
+          %fields_left = arith.cmpi ult, %b0, %nfields : index
+          %busy = arith.andi %pairs_left, %fields_left : i1
           // first index of order m in the m-major layout of q: m (2 L + 3 - m) / 2
           %l2 = arith.muli %lmax, %c2 : index
           %l23 = arith.addi %l2, %c3 : index
