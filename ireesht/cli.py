@@ -190,8 +190,9 @@ def main(argv: list[str] | None = None) -> int:
                         "on CUDA for single fields; with --fields-per-thread 4 on CUDA, "
                         "standard in the synthesis and ishioka on tensor cores in the "
                         "analysis at lmax 511-1023; standard elsewhere; ishioka with "
-                        "--fields-per-thread 4 on CUDA: both Legendre stages on tensor cores, "
-                        "for batches of 16 fields)")
+                        "--fields-per-thread 4 on CUDA: both Legendre stages on tensor cores "
+                        "(the synthesis in whole groups of 16 fields, the rest after them), "
+                        "for batches of 16 fields or more)")
     b.add_argument("--cpu-baselines", default="x86-64-v3,aarch64",
                    help="CPU modules to build (comma-separated): " + ",".join(CPU_BASELINES))
     b.add_argument("--out", required=True)

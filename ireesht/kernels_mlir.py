@@ -192,7 +192,7 @@ LANES64_SEGMENTS = 4
 LANES64_SEGMENT_MIN = 15
 LANES64_SEGMENT_PAIRS = 384
 LANES64_TARGETS = ("cuda",)  # float64 shuffles (tests/test_mlir_family.py runs it on lavapipe)
-FLOAT_BYTES = {"f32": 4, "f64": 8}
+FLOAT_BYTES = {"f32": 4, "f64": 8}  # a float of each type (the alignment of a pair: _put_pair)
 # The direction s of fft_core.mlir's FFT, exp(s 2 pi i k t / n): its sign, s as a float, and
 # the arith ops that add and subtract s times a term.
 FFT_DIRECTIONS = {"fft_synth": dict(sign="+", one_s="1.0", plus_s="addf", minus_s="subf"),
