@@ -9,8 +9,8 @@
 // float32's accuracy. For plans whose seeds all start live (no careful loop;
 // ireesht/kernels_mlir.py mma_synthesis). Stage contract and grid: kernels/CONTRACT.md, as
 // leg_synth.mlir, over the whole groups of ${nf} fields only: leg_synth_ishioka.mlir takes
-// the B mod ${nf} fields past them (a workgroup group of no whole group runs no step). A
-// string.Template rendered by ireesht/kernels_mlir.py.
+// the B mod ${nf} fields past them (with no whole group, one row of workgroups runs no step).
+// A string.Template rendered by ireesht/kernels_mlir.py.
 //
 // A workgroup holds ${wpairs} pairs of one order and ${nf} fields: warp w (of ${warps}) the 16
 // pairs from skip + ${wpairs} wx + 16 w, one tile of the products' rows. Lane (g, t) = (l / 4,
