@@ -120,8 +120,9 @@ def check(lmax: int = 127, batch: int = 2, grid: str = "gauss", verbose: bool = 
         q2 = mod.analys(f)
         t2 = time.perf_counter()
         first = (f, q2) if first is None else first
-        fields = np.arange(_group(mod) + batch) % batch  # the batch, after a group of it
-        f_all, f_all_ref = (mod.synth(q[fields]), f_ref[fields]) if _group(mod) else (f, f_ref)
+        group = _group(mod)
+        fields = np.arange(group + batch) % batch  # the batch, after a group of it
+        f_all, f_all_ref = (mod.synth(q[fields]), f_ref[fields]) if group else (f, f_ref)
         v = mod.info["variants"]
         variant = " / ".join(v[k] for k in ("recurrence", "synthesis_sums", "analysis_reduction")
                              if k in v) or "-"

@@ -192,7 +192,7 @@ LANES64_SEGMENTS = 4
 LANES64_SEGMENT_MIN = 15
 LANES64_SEGMENT_PAIRS = 384
 LANES64_TARGETS = ("cuda",)  # float64 shuffles (tests/test_mlir_family.py runs it on lavapipe)
-FLOAT_BYTES = {"f32": 4, "f64": 8}  # a float of each type (the alignment of a pair: _put_pair)
+FLOAT_BYTES = {"f32": 4, "f64": 8}  # a float of each type (workgroup arrays; _put_pair)
 # The direction s of fft_core.mlir's FFT, exp(s 2 pi i k t / n): its sign, s as a float, and
 # the arith ops that add and subtract s times a term.
 FFT_DIRECTIONS = {"fft_synth": dict(sign="+", one_s="1.0", plus_s="addf", minus_s="subf"),
@@ -621,7 +621,7 @@ def stage_values(plan: Plan, values: dict, every_fft_pass: bool = False) -> dict
             # 32 KB devices: lavapipe, Apple), 48 KB on CUDA (the static limit)
             nf, lanes = v["nf"], analys_lane_group(plan, v["nf"])
             limit = 48 * 1024 if plan.target == "cuda" else 16896
-            size = 4 if values["ft"] == "f32" else 8
+            size = FLOAT_BYTES[values["ft"]]
             span = 64 if nf == 1 and lanes == 2 else 32
             while span > 4 and math.prod(_analys_part(span, nf, lanes)) * size > limit:
                 span //= 2
