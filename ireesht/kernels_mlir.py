@@ -175,6 +175,14 @@ ISHIOKA_ANALYS_PAIRS = 384
 LANES64_PAIRS = 8
 LANES64_SPAN = 64
 LANES64_WG = 128
+# An order's pairs past the polar ones it skips take as few pairs per thread as they need,
+# from the kernel's copies of its loop (_lanes64_counts), and a thread's pairs lie wg apart.
+# H200, Legendre analysis, Nsight Compute (BENCHMARKS.md twenty-fifth run), us: lmax 2047
+# (128 threads) 896 -> 801 with copies for 4 .. 8 pairs, 830 with 6 and 8; lmax 1023 (64
+# threads) 157 -> 154 with 6 and 8 (or 4 and 8, or 8 alone), but 188-194 with any three
+# copies or more (achieved occupancy 10.4% against 14.2%; not understood); 721 x 1440 and
+# lmax 767 (64 threads, segments) 92 -> 78-80 and 101-102 -> 84-87 with 6 and 8; lmax 511
+# unchanged (41 us), lmax 255 (3 and 4) 14.5-14.8 -> 15.3-15.7.
 # Grids of at most LANES64_SEGMENT_PAIRS pairs, where a workgroup per order leaves the GPU
 # waiting on the low orders' long chains, run each order in segments of
 # steps(lmax, 0) / LANES64_SEGMENTS - 1 steps (each runs one step more: whole spans), at
@@ -645,6 +653,7 @@ def stage_values(plan: Plan, values: dict, every_fft_pass: bool = False) -> dict
             v["legendre_core"] = _core(core, CORE_PARTS[stage], v)
         if stage in FFT_DIRECTIONS:
             fv = {**v, **FFT_DIRECTIONS[stage], **fft_calls,
+                  **_pair_access(plan.target, values["ft"]),
                   "radix16_funcs": fft_radix16(values["ft"], FFT_DIRECTIONS[stage])}
             v["fft_funcs"] = string.Template(fft_parts["funcs"]).substitute(fv)
             v["fft_core"] = string.Template(fft_parts["passes"]).substitute(fv)
@@ -673,6 +682,28 @@ def _put_pair(target: str, ft: str) -> str:
             f": {buf}, vector<2x{ft}>"])
     return "\n".join(f"          memref.store %{part}, %F[%b, %i, %m, %c{k}] : {buf}"
                      for k, part in enumerate(("re", "im")))
+
+
+def _pair_access(target: str, ft: str) -> dict[str, str]:
+    """Bodies of fft_core.mlir's ``@pair_load`` and ``@pair_store`` (the floats at %o and %o
+    + 1, %o even): one vector access aligned to the pair on CUDA, two scalar ones elsewhere
+    (vector<2> loads and stores of the row crashed the pipeline creation of NVIDIA's Vulkan
+    driver 580.159, H200, 2026-11-30)."""
+    buf = f"memref<?x{ft}, #hal.descriptor_type<storage_buffer>>"
+    if target == "cuda":
+        pair = f"alignment = {2 * FLOAT_BYTES[ft]} : {buf}, vector<2x{ft}>"
+        load = [f"%v = vector.load %a[%o] {pair}",
+                f"%x = vector.extract %v[0] : {ft} from vector<2x{ft}>",
+                f"%y = vector.extract %v[1] : {ft} from vector<2x{ft}>"]
+        store = [f"%v = vector.from_elements %x, %y : vector<2x{ft}>",
+                 f"vector.store %v, %a[%o] {pair}"]
+    else:
+        head = ["%c1 = arith.constant 1 : index", "%o1 = arith.addi %o, %c1 : index"]
+        load = head + [f"%x = memref.load %a[%o] : {buf}", f"%y = memref.load %a[%o1] : {buf}"]
+        store = head + [f"memref.store %x, %a[%o] : {buf}", f"memref.store %y, %a[%o1] : {buf}"]
+    return {name: "\n".join(" " * 10 + line for line in body)
+            for name, body in (("pair_load", load + [f"return %x, %y : {ft}, {ft}"]),
+                               ("pair_store", store + ["return"]))}
 
 
 def _ishioka_synth_values(plan: Plan, v: dict, core: dict[str, str], rest: bool = False) -> dict:
@@ -1125,9 +1156,40 @@ def _lanes64_analys_values(plan: Plan, v: dict, core: dict[str, str]) -> dict:
            "grid_x": plan.mc * nseg, "binding_F": nb, "binding_q": nb + 1,
            "restart_bindings": _lanes64_restart_bindings(plan, nb) if steps else "",
            "state0": "%yav" if steps else "%zk", "state1": "%ybv" if steps else "%yv",
-           "step": _lanes64_step(kp, 4 * span * col), "init": _lanes64_init(kp, v["ft"], steps > 0)}
+           "wg_minus_1": wg - 1}
+    # a copy of @step and of the chunk's loop for each count of pairs per thread
+    parts = split_sections(stage_template(plan, "leg_analys").read_text(), "part")
+    counts = _lanes64_counts(kp, wg)
+    out["counts"] = ", ".join(map(str, counts))
+    out["steps"] = "\n".join(string.Template(parts["step"]).substitute(
+        out, tp=tp, step=_lanes64_step(tp, out["part_size"])) for tp in counts)
+    chunks = [string.Template(parts["chunk"]).substitute(
+        out, tp=tp, init=_lanes64_init(tp, wg, v["ft"], steps > 0)) for tp in counts]
+    out["chunks"] = _fewest_cases("%need", counts, chunks)
     out["legendre_core"] = _core(core, ("polar", "ishioka"), out)
     return out
+
+
+def _lanes64_counts(kp: int, wg: int) -> list[int]:
+    """The counts of pairs per thread that leg_analys_lanes64.mlir has a copy of its chunk's
+    loop for, ascending, the last ``kp``: kp / 2 .. kp in workgroups of ``LANES64_WG``
+    threads, else 3 kp / 4 and kp (measured: the comment at ``LANES64_WG``)."""
+    if wg >= LANES64_WG:
+        return list(range(-(-kp // 2), kp + 1))
+    return sorted({-(-3 * kp // 4), kp})
+
+
+def _fewest_cases(value: str, cases: list[int], bodies: list[str]) -> str:
+    """``bodies[i]`` for the smallest ``cases[i]`` at least index ``value``, the last body past
+    them all: nested ``scf.if`` on a workgroup-uniform value (SPIR-V's lowering takes no
+    ``scf.index_switch``)."""
+    if len(bodies) == 1:
+        return bodies[0]
+    test = f"%upto{cases[0]}"
+    return "\n".join([f"{test}c = arith.constant {cases[0]} : index",
+                      f"{test} = arith.cmpi ule, {value}, {test}c : index",
+                      f"scf.if {test} {{", bodies[0], "} else {",
+                      _fewest_cases(value, cases[1:], bodies[1:]), "}"])
 
 
 def _lanes64_restart_bindings(plan: Plan, nb: int) -> str:
@@ -1143,18 +1205,19 @@ def _lanes64_restart_bindings(plan: Plan, nb: int) -> str:
     return "\n".join(" " * 10 + line for line in lines)
 
 
-def _lanes64_init(kp: int, ft: str, segments: bool) -> str:
-    """leg_analys_lanes64.mlir's set-up of the thread's ``kp`` pairs from %cp: ``@pair`` of
-    each, gathered into vectors (%uv, %yv, %h0 .. %h3) with constant indices, so that they
+def _lanes64_init(kp: int, wg: int, ft: str, segments: bool) -> str:
+    """leg_analys_lanes64.mlir's set-up of the thread's ``kp`` pairs, %cp + ``wg`` i: ``@pair``
+    of each, gathered into vectors (%uv, %yv, %h0 .. %h3) with constant indices, so that they
     stay in registers; with ``segments`` also the chain's state at the segment's first step
-    (%yav, %ybv, ``@restart``)."""
+    (%yav, %ybv, ``@restart``), else the state before the first step (%zk)."""
     buf = "#hal.descriptor_type<storage_buffer>"
     types = (f"(memref<?x4x{ft}, {buf}>, memref<?x2x{ft}, {buf}>, memref<?x?x?x2x{ft}, {buf}>, "
              f"memref<?x{ft}, {buf}>, index, index, index, index, index, f64) -> "
              "(f64, f64, f64, f64, f64, f64)")
     lines = []
     for i in range(kp):
-        lines += [f"%pi{i} = arith.constant {i} : index", f"%p{i} = arith.addi %cp, %pi{i} : index",
+        lines += [f"%pi{i} = arith.constant {wg * i} : index",
+                  f"%p{i} = arith.addi %cp, %pi{i} : index",
                   f"%r{i}:6 = func.call @pair(%xtab, %seedtab, %F, %wtab, %p{i}, %npairs, %nlat, "
                   f"%b, %m, %am) : {types}"]
     vectors = [(name, [f"%r{i}#{n}" for i in range(kp)])
@@ -1166,6 +1229,8 @@ def _lanes64_init(kp: int, ft: str, segments: bool) -> str:
                   f"%r{i}#1) : {rtypes}" for i in range(kp)]
         vectors += [(name, [f"%st{i}#{n}" for i in range(kp)])
                     for n, name in enumerate(("%yav", "%ybv"))]
+    else:
+        lines.append(f"%zk = arith.constant dense<0.0> : vector<{kp}xf64>")
     for name, elems in vectors:
         lines.append(f"{name} = vector.from_elements {', '.join(elems)} : vector<{kp}xf64>")
     return "\n".join(" " * 14 + line for line in lines)
@@ -1292,7 +1357,8 @@ def stage_template(plan: Plan, stage: str) -> Path:
 
 def render_stage(plan: Plan, stage: str, values: dict) -> str:
     """The ``hal.executable`` text of one stage."""
-    text = stage_template(plan, stage).read_text()
+    # a template's "// part:" sections after the kernel are pieces its values render
+    text = stage_template(plan, stage).read_text().split("\n// part: ", 1)[0]
     return string.Template(text).substitute(stage_values(plan, values)[stage])
 
 

@@ -51,14 +51,15 @@ def test_analys_matches_numpy(stages, rng: np.random.Generator, n: int, m: int,
     check_analys(stages, rng, n, m, shapes)
 
 
-@pytest.mark.parametrize("target,dtype,marker", [
-    ("cuda", "float32", b"bar.sync"),
-    ("cuda", "float64", b"bar.sync"),
-    ("metal", "float32", b"threadgroup_barrier"),
+@pytest.mark.parametrize("target,dtype,markers", [
+    ("cuda", "float32", (b"bar.sync", b"ld.global.nc.v2", b"st.global.v2")),
+    ("cuda", "float64", (b"bar.sync", b"ld.global.nc.v2", b"st.global.v2")),
+    ("metal", "float32", (b"threadgroup_barrier",)),
 ])
-def test_compiles_for_cuda_and_metal(tmp_path, target: str, dtype: str, marker: bytes) -> None:
+def test_compiles_for_cuda_and_metal(tmp_path, target: str, dtype: str, markers: tuple) -> None:
     """The templates that run on Vulkan build for CUDA and Metal too (compile only); the
-    dumped kernels synchronise the workgroup."""
+    dumped kernels synchronise the workgroup, and on CUDA read the rotations and write the
+    F or f pairs as one access each."""
     vmfb = compile_mlir(mlir_module(target, nls=(3,), dtype=dtype),
                         [*compile_flags(mlir_plan(target)),
                          f"--iree-hal-dump-executable-binaries-to={tmp_path}"])
@@ -66,7 +67,20 @@ def test_compiles_for_cuda_and_metal(tmp_path, target: str, dtype: str, marker: 
     kernels = sorted(p for p in tmp_path.iterdir() if p.suffix in (".ptx", ".metal"))
     assert len(kernels) == 2, kernels  # one per stage
     for path in kernels:
-        assert marker in path.read_bytes(), path
+        for marker in markers:
+            assert marker in path.read_bytes(), (path, marker)
+
+
+def test_pairs_move_as_one_access_on_cuda_only() -> None:
+    """@pair_load / @pair_store take vector<2> accesses on CUDA only: NVIDIA's Vulkan driver
+    crashed creating a pipeline with vector<2> loads of the row (H200, 2026-11-30)."""
+    for target, vector in (("cuda", True), ("vulkan", False), ("metal", False)):
+        plan = mlir_plan(target)
+        values = stage_values(plan, template_values(plan))
+        for stage in ("fft_synth", "fft_analys"):
+            funcs = values[stage]["fft_funcs"]
+            assert ("vector.load %a[%o] alignment = " in funcs) == vector, (target, stage)
+            assert ("vector.store %v, %a[%o] alignment = " in funcs) == vector, (target, stage)
 
 
 def test_power_of_two_plans_leave_radix_3_and_5_out(vulkan, rng: np.random.Generator) -> None:

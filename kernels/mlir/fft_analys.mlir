@@ -31,16 +31,12 @@ hal.executable private @${exe} {
       hal.return %nl, %b, %c1 : index, index, index
     } <workgroup_size = [128 : index, 1 : index, 1 : index]>
     builtin.module {
-        // Input z_k = f_2k + i f_2k+1 of the FFT, from row %fb of f [.][NP] (scalar loads:
-        // vector<2> loads and stores of the row crash the pipeline creation of NVIDIA's Vulkan
-        // driver 580.159, H200, 2026-11-30). Called by fft_core's first pass.
+        // Input z_k = f_2k + i f_2k+1 of the FFT, from row %fb of f [.][NP] (@pair_load: one
+        // load on CUDA only). Called by fft_core's first pass.
         func.func private @src(%f: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %fb: index, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %n: index, %lim: index, %k: index) -> (${ft}, ${ft}) {
-          %c1 = arith.constant 1 : index
           %k2 = arith.addi %k, %k : index
           %o = arith.addi %fb, %k2 : index
-          %o1 = arith.addi %o, %c1 : index
-          %re = memref.load %f[%o] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-          %im = memref.load %f[%o1] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+          %re, %im = func.call @pair_load(%f, %o) : (memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> (${ft}, ${ft})
           return %re, %im : ${ft}, ${ft}
         }
 ${fft_funcs}
@@ -120,9 +116,7 @@ ${fft_core}
             %ndr = arith.negf %dr : ${ft}
             %oi = arith.mulf %ndr, %pt5 : ${ft}
             %k2 = arith.muli %ka, %c2 : index
-            %k21 = arith.addi %k2, %c1 : index
-            %wr = memref.load %tw[%k2] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            %wi = memref.load %tw[%k21] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+            %wr, %wi = func.call @pair_load(%tw, %k2) : (memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> (${ft}, ${ft})
             // F = e + o exp(-i theta)
             %g1 = arith.mulf %wi, %oi : ${ft}
             %g3 = arith.mulf %wi, %or : ${ft}
@@ -133,9 +127,7 @@ ${fft_core}
             %Fi = arith.addf %ei, %qi : ${ft}
             %m2 = arith.muli %m, %c2 : index
             %o = arith.addi %Fb, %m2 : index
-            %o1 = arith.addi %o, %c1 : index
-            memref.store %Fr, %F[%o] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            memref.store %Fi, %F[%o1] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+            func.call @pair_store(%F, %o, %Fr, %Fi) : (memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, ${ft}, ${ft}) -> ()
           }
         } else {
           // DIRECT. S lanes per m (a power of two, S mc <= WG) so that small mc still uses the

@@ -93,18 +93,25 @@
           return %r : index
         }
 
+        // The floats at %o and %o + 1 of a buffer (%o even: a rotation, a complex value of a
+        // row or of F), read and written as one access on CUDA (ireesht/kernels_mlir.py
+        // _pair_access).
+        func.func private @pair_load(%a: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %o: index) -> (${ft}, ${ft}) {
+${pair_load}
+        }
+        func.func private @pair_store(%a: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %o: index, %x: ${ft}, %y: ${ft}) {
+${pair_store}
+        }
+
         // x[%i] (re at %i, im at %i + %half) times the rotation (cos, sin) at %tw[%t] in the
         // direction s: (br wr - bi s wi, bi wr + br s wi) as mul + fma (s wi is wi or -wi).
         func.func private @rotate(%sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
             %i: index, %half: index, %t: index) -> (${ft}, ${ft}) {
-          %c1 = arith.constant 1 : index
           %one_s = arith.constant ${one_s} : ${ft}
           %ih = arith.addi %i, %half : index
           %br = memref.load %sm[%i] : memref<4096x${ft}, #gpu.address_space<workgroup>>
           %bi = memref.load %sm[%ih] : memref<4096x${ft}, #gpu.address_space<workgroup>>
-          %t1 = arith.addi %t, %c1 : index
-          %wr = memref.load %tw[%t] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-          %wi = memref.load %tw[%t1] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+          %wr, %wi = func.call @pair_load(%tw, %t) : (memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> (${ft}, ${ft})
           %si = arith.mulf %wi, %one_s : ${ft}
           %mb = arith.mulf %bi, %si : ${ft}
           %mc = arith.mulf %br, %si : ${ft}
@@ -148,13 +155,10 @@
         func.func private @out(%glob: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %dst: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %dbase: index,
             %j: index, %half: index, %re: ${ft}, %im: ${ft}) {
           scf.if %glob {
-            %c1 = arith.constant 1 : index
             %c2 = arith.constant 2 : index
             %j2 = arith.muli %j, %c2 : index
             %o = arith.addi %dbase, %j2 : index
-            %o1 = arith.addi %o, %c1 : index
-            memref.store %re, %dst[%o] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            memref.store %im, %dst[%o1] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+            func.call @pair_store(%dst, %o, %re, %im) : (memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, ${ft}, ${ft}) -> ()
           } else {
             %jh = arith.addi %j, %half : index
             memref.store %re, %sm[%j] : memref<4096x${ft}, #gpu.address_space<workgroup>>

@@ -37,16 +37,13 @@ hal.executable private @${exe} {
         // X_0 = Re F_0, X_m = F_m for m <= %mmax, else 0. Called by fft_core's first pass.
         func.func private @src(%F: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %Fb: index, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %n: index, %mmax: index, %k: index) -> (${ft}, ${ft}) {
           %c0 = arith.constant 0 : index
-          %c1 = arith.constant 1 : index
           %c2 = arith.constant 2 : index
           %zero = arith.constant 0.0 : ${ft}
           %kin = arith.cmpi ule, %k, %mmax : index
           %xr, %xi1 = scf.if %kin -> (${ft}, ${ft}) {
             %k2 = arith.muli %k, %c2 : index
             %o = arith.addi %Fb, %k2 : index
-            %o1 = arith.addi %o, %c1 : index
-            %r = memref.load %F[%o] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            %i = memref.load %F[%o1] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+            %r, %i = func.call @pair_load(%F, %o) : (memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> (${ft}, ${ft})
             scf.yield %r, %i : ${ft}, ${ft}
           } else {
             scf.yield %zero, %zero : ${ft}, ${ft}
@@ -58,18 +55,14 @@ hal.executable private @${exe} {
           %cr, %ci = scf.if %cin -> (${ft}, ${ft}) {
             %nk2 = arith.muli %nk, %c2 : index
             %o = arith.addi %Fb, %nk2 : index
-            %o1 = arith.addi %o, %c1 : index
-            %r = memref.load %F[%o] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-            %i = memref.load %F[%o1] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+            %r, %i = func.call @pair_load(%F, %o) : (memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> (${ft}, ${ft})
             %ni = arith.negf %i : ${ft}
             scf.yield %r, %ni : ${ft}, ${ft}
           } else {
             scf.yield %zero, %zero : ${ft}, ${ft}
           }
           %k2 = arith.muli %k, %c2 : index
-          %k21 = arith.addi %k2, %c1 : index
-          %wr = memref.load %tw[%k2] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-          %wi = memref.load %tw[%k21] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+          %wr, %wi = func.call @pair_load(%tw, %k2) : (memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> (${ft}, ${ft})
           %dr = arith.subf %xr, %cr : ${ft}
           %di = arith.subf %xi, %ci : ${ft}
           %g1 = arith.mulf %wi, %di : ${ft}
@@ -181,9 +174,7 @@ ${fft_core}
                     %m = arith.addi %m0, %t : index
                     %m2 = arith.muli %m, %c2 : index
                     %o = arith.addi %Fb, %m2 : index
-                    %o1 = arith.addi %o, %c1 : index
-                    %r = memref.load %F[%o] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-                    %i = memref.load %F[%o1] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+                    %r, %i = func.call @pair_load(%F, %o) : (memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> (${ft}, ${ft})
                     %isz = arith.cmpi eq, %m, %c0 : index
                     %r2 = arith.mulf %r, %two : ${ft}
                     %i2 = arith.mulf %i, %two : ${ft}

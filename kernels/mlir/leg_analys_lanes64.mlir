@@ -10,9 +10,12 @@
 // long chains would leave the GPU idle, ireesht/kernels_mlir.py lanes64_segment), segment s
 // writes q of steps s ${segment} .. (s + 1) ${segment} - 1 (none past order m's last: an idle
 // workgroup) and starts from the chain's state at step s ${segment} - 1 (the restart table;
-// that step's sums give the first q it writes). Thread t holds
-// the ${kp} latitude pairs skip + c0 + ${kp} t + i of each chunk c0 (chunks of ${chunk}
-// pairs from the pole side). Per step k (degrees m + 2k and m + 2k + 1) each thread sums
+// that step's sums give the first q it writes). In each chunk c0 of ${chunk} pairs from
+// the pole side past the polar pairs the order skips, thread t holds the tp pairs
+// skip + c0 + t + ${wg} i, i < tp, with tp the fewest of ${counts} that hold the chunk's
+// pairs: the pairs an order skips cost little arithmetic (a copy of @step and of the chunk's
+// loop for each tp: the parts "step" and "chunk" below, rendered by ireesht/kernels_mlir.py
+// _lanes64_analys_values). Per step k (degrees m + 2k and m + 2k + 1) each thread sums
 // y_k times the four weighted parts of F (even re, im; odd re, im) over its pairs with
 // float64 fused multiply-adds; each group of four lanes then adds up its four sums with two
 // float64 shuffles, lane c of the group keeping sum c (a reduce-scatter), and stores it in
@@ -102,36 +105,7 @@ ${legendre_core}
           return %r#0, %r#1 : f64, f64
         }
 
-        // Step %j of the span, k -> k + 1 of the thread's pairs, (y0, y1) = (y_{k-1}, y_k):
-        // the sums of y_k times each part over the pairs, the group's four lanes' sums added
-        // up (lane %c of the group keeps sum c) and stored at row 4 %j + c of the span, in
-        // the group's column (%colc: c ${col} + group), and y_{k+1} = (alpha_k u + beta_k) y_k
-        // + y_{k-1} with the staged (alpha_k, beta_k). The sums, unrolled over the ${kp}
-        // pairs, come from ireesht/kernels_mlir.py.
-        func.func private @step(%part: memref<${part_size}xf64, #gpu.address_space<workgroup>>,
-            %ab_s: memref<${span}x2xf64, #gpu.address_space<workgroup>>, %j: index, %colc: index,
-            %c: index, %u: vector<${kp}xf64>, %g0: vector<${kp}xf64>, %g1: vector<${kp}xf64>,
-            %g2: vector<${kp}xf64>, %g3: vector<${kp}xf64>, %y0: vector<${kp}xf64>, %y1: vector<${kp}xf64>)
-            -> (vector<${kp}xf64>, vector<${kp}xf64>) {
-          %c0 = arith.constant 0 : index
-          %c1 = arith.constant 1 : index
-          %c2 = arith.constant 2 : index
-          %c4 = arith.constant 4 : index
-          %ccol = arith.constant ${col} : index
-          %ab = vector.load %ab_s[%j, %c0] : memref<${span}x2xf64, #gpu.address_space<workgroup>>, vector<2xf64>
-          %al = vector.extract %ab[0] : f64 from vector<2xf64>
-          %be = vector.extract %ab[1] : f64 from vector<2xf64>
-          %j4 = arith.muli %j, %c4 : index
-          %jr = arith.muli %j4, %ccol : index
-          %o = arith.addi %jr, %colc : index
-${step}
-          %alv = vector.broadcast %al : f64 to vector<${kp}xf64>
-          %bev = vector.broadcast %be : f64 to vector<${kp}xf64>
-          %t = math.fma %alv, %u, %bev : vector<${kp}xf64>
-          %yn = math.fma %t, %y1, %y0 : vector<${kp}xf64>
-          return %y1, %yn : vector<${kp}xf64>, vector<${kp}xf64>
-        }
-
+${steps}
         // Sum %v (4 step + part) of the span, over the ${ng} groups' columns.
         func.func private @row_total(%part: memref<${part_size}xf64, #gpu.address_space<workgroup>>,
             %v: index) -> f64 {
@@ -226,13 +200,11 @@ ${step}
           %c2 = arith.constant 2 : index
           %c3 = arith.constant 3 : index
           %c4 = arith.constant 4 : index
-          %ckp = arith.constant ${kp} : index
           %cwg = arith.constant ${wg} : index
           %cspan = arith.constant ${span} : index
           %cchunk = arith.constant ${chunk} : index
           %ccol = arith.constant ${col} : index
           %two = arith.constant 2.0 : f64
-          %zk = arith.constant dense<0.0> : vector<${kp}xf64>
           %three = arith.constant 3.0 : f64
           %zero = arith.constant 0.0 : f64
           %pc0 = hal.interface.constant.load layout(#leg_analys_layout) ordinal(0) : i32
@@ -319,22 +291,71 @@ ${restart_bindings}
           %ch1 = arith.subi %ch0, %c1 : index
           %nch0 = arith.divui %ch1, %cchunk : index
           %nch = arith.maxui %nch0, %c1 : index
-          %tk = arith.muli %tid, %ckp : index
+          %cwg1 = arith.constant ${wg_minus_1} : index
           scf.if %busy {
             scf.for %ch = %c0 to %nch step %c1 {
               %first = arith.cmpi eq, %ch, %c0 : index
               %chp = arith.muli %ch, %cchunk : index
               %cp0 = arith.addi %skip, %chp : index
-              %cp = arith.addi %cp0, %tk : index
-              // the thread's pairs: u, the chain's state at kb (y_{kb-1}, y_kb) and the four
-              // parts, one vector<${kp}> each
-${init}
+              %cp = arith.addi %cp0, %tid : index
+              // the pairs per thread the chunk's pairs need
+              %pleft = arith.subi %pairs, %chp : index
+              %pleft1 = arith.addi %pleft, %cwg1 : index
+              %need = arith.divui %pleft1, %cwg : index
               %lt4 = arith.cmpi ult, %tid, %c4 : index
               scf.if %lt4 {
                 memref.store %zero, %sums[%tid] : memref<${sums_size}xf64, #gpu.address_space<workgroup>>
               }
+              // the part "chunk" below for the fewest pairs per thread it has a copy for that
+              // are at least %need (nested scf.if)
+${chunks}
+              gpu.barrier  // the chunk's last totals are read
+            }
+          }
+          return
+        }
+      }
+    }
+  }
+
+// part: step
+        // Step %j of the span, k -> k + 1 of the thread's pairs, (y0, y1) = (y_{k-1}, y_k):
+        // the sums of y_k times each part over the pairs, the group's four lanes' sums added
+        // up (lane %c of the group keeps sum c) and stored at row 4 %j + c of the span, in
+        // the group's column (%colc: c ${col} + group), and y_{k+1} = (alpha_k u + beta_k) y_k
+        // + y_{k-1} with the staged (alpha_k, beta_k). The sums, unrolled over the ${tp}
+        // pairs, come from ireesht/kernels_mlir.py.
+        func.func private @step${tp}(%part: memref<${part_size}xf64, #gpu.address_space<workgroup>>,
+            %ab_s: memref<${span}x2xf64, #gpu.address_space<workgroup>>, %j: index, %colc: index,
+            %c: index, %u: vector<${tp}xf64>, %g0: vector<${tp}xf64>, %g1: vector<${tp}xf64>,
+            %g2: vector<${tp}xf64>, %g3: vector<${tp}xf64>, %y0: vector<${tp}xf64>, %y1: vector<${tp}xf64>)
+            -> (vector<${tp}xf64>, vector<${tp}xf64>) {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %c2 = arith.constant 2 : index
+          %c4 = arith.constant 4 : index
+          %ccol = arith.constant ${col} : index
+          %ab = vector.load %ab_s[%j, %c0] : memref<${span}x2xf64, #gpu.address_space<workgroup>>, vector<2xf64>
+          %al = vector.extract %ab[0] : f64 from vector<2xf64>
+          %be = vector.extract %ab[1] : f64 from vector<2xf64>
+          %j4 = arith.muli %j, %c4 : index
+          %jr = arith.muli %j4, %ccol : index
+          %o = arith.addi %jr, %colc : index
+${step}
+          %alv = vector.broadcast %al : f64 to vector<${tp}xf64>
+          %bev = vector.broadcast %be : f64 to vector<${tp}xf64>
+          %t = math.fma %alv, %u, %bev : vector<${tp}xf64>
+          %yn = math.fma %t, %y1, %y0 : vector<${tp}xf64>
+          return %y1, %yn : vector<${tp}xf64>, vector<${tp}xf64>
+        }
+
+// part: chunk
+              // The chunk's loop with ${tp} pairs per thread.
+              // the thread's pairs: u, the chain's state at kb (y_{kb-1}, y_kb) and the four
+              // parts, one vector<${tp}> each
+${init}
               %fin:2 = scf.for %s = %c0 to %nspans step %c1 iter_args(%ya = ${state0}, %yb = ${state1})
-                  -> (vector<${kp}xf64>, vector<${kp}xf64>) {
+                  -> (vector<${tp}xf64>, vector<${tp}xf64>) {
                 %ks = arith.muli %s, %cspan : index
                 %k0 = arith.addi %kb, %ks : index
                 %left = arith.subi %ke, %k0 : index
@@ -355,17 +376,17 @@ ${init}
                 // two steps per iteration (no register moves for the state): with an odd count
                 // the last runs one step past it, into a row of the span that nothing reads
                 %st:2 = scf.for %j = %c0 to %cnt step %c2 iter_args(%y0 = %ya, %y1 = %yb)
-                    -> (vector<${kp}xf64>, vector<${kp}xf64>) {
-                  %n:2 = func.call @step(%part, %ab_s, %j, %colc, %c, %uv, %h0, %h1, %h2, %h3, %y0, %y1)
+                    -> (vector<${tp}xf64>, vector<${tp}xf64>) {
+                  %n:2 = func.call @step${tp}(%part, %ab_s, %j, %colc, %c, %uv, %h0, %h1, %h2, %h3, %y0, %y1)
                       : (memref<${part_size}xf64, #gpu.address_space<workgroup>>, memref<${span}x2xf64, #gpu.address_space<workgroup>>,
-                         index, index, index, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>,
-                         vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>) -> (vector<${kp}xf64>, vector<${kp}xf64>)
+                         index, index, index, vector<${tp}xf64>, vector<${tp}xf64>, vector<${tp}xf64>, vector<${tp}xf64>,
+                         vector<${tp}xf64>, vector<${tp}xf64>, vector<${tp}xf64>) -> (vector<${tp}xf64>, vector<${tp}xf64>)
                   %j1 = arith.addi %j, %c1 : index
-                  %n2:2 = func.call @step(%part, %ab_s, %j1, %colc, %c, %uv, %h0, %h1, %h2, %h3, %n#0, %n#1)
+                  %n2:2 = func.call @step${tp}(%part, %ab_s, %j1, %colc, %c, %uv, %h0, %h1, %h2, %h3, %n#0, %n#1)
                       : (memref<${part_size}xf64, #gpu.address_space<workgroup>>, memref<${span}x2xf64, #gpu.address_space<workgroup>>,
-                         index, index, index, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>,
-                         vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>) -> (vector<${kp}xf64>, vector<${kp}xf64>)
-                  scf.yield %n2#0, %n2#1 : vector<${kp}xf64>, vector<${kp}xf64>
+                         index, index, index, vector<${tp}xf64>, vector<${tp}xf64>, vector<${tp}xf64>, vector<${tp}xf64>,
+                         vector<${tp}xf64>, vector<${tp}xf64>, vector<${tp}xf64>) -> (vector<${tp}xf64>, vector<${tp}xf64>)
+                  scf.yield %n2#0, %n2#1 : vector<${tp}xf64>, vector<${tp}xf64>
                 }
                 gpu.barrier  // the span's sums are stored
                 %cnt4 = arith.muli %cnt, %c4 : index
@@ -389,13 +410,5 @@ ${init}
                   %keep = memref.load %sums[%srct] : memref<${sums_size}xf64, #gpu.address_space<workgroup>>
                   memref.store %keep, %sums[%tid] : memref<${sums_size}xf64, #gpu.address_space<workgroup>>
                 }
-                scf.yield %st#0, %st#1 : vector<${kp}xf64>, vector<${kp}xf64>
+                scf.yield %st#0, %st#1 : vector<${tp}xf64>, vector<${tp}xf64>
               }
-              gpu.barrier  // the chunk's last totals are read
-            }
-          }
-          return
-        }
-      }
-    }
-  }
