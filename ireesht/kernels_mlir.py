@@ -182,7 +182,8 @@ LANES64_WG = 128
 # threads) 157 -> 154 with 6 and 8 (or 4 and 8, or 8 alone), but 188-194 with any three
 # copies or more (achieved occupancy 10.4% against 14.2%; not understood); 721 x 1440 and
 # lmax 767 (64 threads, segments) 92 -> 78-80 and 101-102 -> 84-87 with 6 and 8; lmax 511
-# unchanged (41 us), lmax 255 (3 and 4) 14.5-14.8 -> 15.3-15.7.
+# (32 threads) 41.0-41.4 -> 40.9-41.2 with 6 and 8, 41.5-42.0 with 8 alone; lmax 255 (4
+# pairs) 14.5-14.8 -> 14.5 with 4 alone, 15.3-16.0 with 3 and 4.
 # Grids of at most LANES64_SEGMENT_PAIRS pairs, where a workgroup per order leaves the GPU
 # waiting on the low orders' long chains, run each order in segments of
 # steps(lmax, 0) / LANES64_SEGMENTS - 1 steps (each runs one step more: whole spans), at
@@ -1173,10 +1174,13 @@ def _lanes64_analys_values(plan: Plan, v: dict, core: dict[str, str]) -> dict:
 def _lanes64_counts(kp: int, wg: int) -> list[int]:
     """The counts of pairs per thread that leg_analys_lanes64.mlir has a copy of its chunk's
     loop for, ascending, the last ``kp``: kp / 2 .. kp in workgroups of ``LANES64_WG``
-    threads, else 3 kp / 4 and kp (measured: the comment at ``LANES64_WG``)."""
+    threads, else 3 kp / 4 and kp with ``LANES64_PAIRS`` pairs per thread, else kp alone
+    (measured: the comment at ``LANES64_WG``)."""
     if wg >= LANES64_WG:
         return list(range(-(-kp // 2), kp + 1))
-    return sorted({-(-3 * kp // 4), kp})
+    if kp >= LANES64_PAIRS:
+        return [-(-3 * kp // 4), kp]
+    return [kp]
 
 
 def _fewest_cases(value: str, cases: list[int], bodies: list[str]) -> str:

@@ -292,9 +292,10 @@ def test_lanes64_analysis_serves_cuda_grids_of_more_than_256_pairs_or_in_segment
     assert kernels_mlir.lanes64_segment(plan(1023)) == 0
     assert plan(1023).analys_tables == plan(63).analys_tables  # the Ishioka analyses' tables
     # a copy of @step and of the chunk's loop for counts of pairs per thread: kp / 2 .. kp in
-    # workgroups of 128 threads, else 3 kp / 4 and kp; the order's pairs past the polar ones
-    # it skips take the fewest that hold them
-    for lmax, counts in ((2047, [4, 5, 6, 7, 8]), (1023, [6, 8]), (255, [3, 4]), (127, [2])):
+    # workgroups of 128 threads, else 3 kp / 4 and kp with 8 pairs per thread, else kp; the
+    # order's pairs past the polar ones it skips take the fewest that hold them
+    for lmax, counts in ((2047, [4, 5, 6, 7, 8]), (1023, [6, 8]), (511, [6, 8]), (255, [4]),
+                         (127, [2])):
         p = plan(lmax)
         text = kernels_mlir.render_stage(p, "leg_analys", pipeline.template_values(p))
         assert [n for n in range(1, 9) if f"func.func private @step{n}(" in text] == counts
