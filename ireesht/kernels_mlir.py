@@ -32,7 +32,7 @@ once, one per thread and piece) and ``contribute`` (the unrolled body that write
 partial sums); the
 Fourier stages take ``fft_funcs`` and ``fft_core`` (the two parts of ``fft_core.mlir``, its
 butterflies and its passes, in the stage's direction, with the unrolled calls of
-``fft_pass_calls``). The synthesis of the ``"ishioka"`` recurrence has its own template,
+``fft_pass_calls`` and the target's pair accesses of ``_pair_access``). The synthesis of the ``"ishioka"`` recurrence has its own template,
 ``leg_synth_ishioka.mlir`` (``stage_template``), whose state is float64 whatever ``ft``: it
 takes the parts ``polar``, ``ishioka`` and ``synth_grid`` of ``legendre_core.mlir`` in
 ``ft`` and ``scaling`` in float64 on ``ISHIOKA_SCALING``, and ``widen`` / ``narrow`` /
@@ -40,8 +40,9 @@ takes the parts ``polar``, ``ishioka`` and ``synth_grid`` of ``legendre_core.mli
 (``leg_analys_ishioka.mlir``: parts ``polar`` and ``ishioka``, its sizes from
 ``_ishioka_analys_shape`` and its unrolled bodies from ``_ishioka_analys_bodies``), or where
 ``lanes64_analysis`` (``leg_analys_lanes64.mlir``, CUDA only: parts ``polar`` and
-``ishioka``, its sizes and unrolled bodies from ``_lanes64_analys_values``, in segments from
-restart tables where ``lanes64_segment``, ``lanes64_restart``), and its
+``ishioka``, its sizes and unrolled bodies from ``_lanes64_analys_values``, its own parts
+``step`` and ``chunk`` once per count of pairs per thread, ``_lanes64_counts``, in segments
+from restart tables where ``lanes64_segment``, ``lanes64_restart``), and its
 synthesis on tensor cores where ``mma_synthesis`` (``leg_synth_mma.mlir``, CUDA only: parts
 ``polar``, ``ishioka``, ``mma`` and ``synth_grid``, its sizes and unrolled bodies from
 ``_mma_synth_values``; the fields past its whole groups of 16 in ``leg_synth_ishioka.mlir``
