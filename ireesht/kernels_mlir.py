@@ -32,10 +32,11 @@ once, one per thread and piece) and ``contribute`` (the unrolled body that write
 partial sums); the
 Fourier stages take ``fft_funcs`` and ``fft_core`` (the two parts of ``fft_core.mlir``, its
 butterflies and its passes, in the stage's direction, with the unrolled calls of
-``fft_pass_calls`` and the target's pair accesses of ``_pair_access``). The synthesis of the ``"ishioka"`` recurrence has its own template,
-``leg_synth_ishioka.mlir`` (``stage_template``), whose state is float64 whatever ``ft``: it
-takes the parts ``polar``, ``ishioka`` and ``synth_grid`` of ``legendre_core.mlir`` in
-``ft`` and ``scaling`` in float64 on ``ISHIOKA_SCALING``, and ``widen`` / ``narrow`` /
+``fft_pass_calls`` and the target's pair accesses of ``_pair_access``). The synthesis of
+the ``"ishioka"`` recurrence has its own template, ``leg_synth_ishioka.mlir``
+(``stage_template``), whose state is float64 whatever ``ft``: it takes the parts
+``polar``, ``ishioka`` and ``synth_grid`` of ``legendre_core.mlir`` in ``ft`` and
+``scaling`` in float64 on ``ISHIOKA_SCALING``, and ``widen`` / ``narrow`` /
 ``seed64`` (``_ishioka_conversions``); so does its analysis where ``ishioka_analysis``
 (``leg_analys_ishioka.mlir``: parts ``polar`` and ``ishioka``, its sizes from
 ``_ishioka_analys_shape`` and its unrolled bodies from ``_ishioka_analys_bodies``), or where
@@ -202,7 +203,7 @@ LANES64_SEGMENTS = 4
 LANES64_SEGMENT_MIN = 15
 LANES64_SEGMENT_PAIRS = 384
 LANES64_TARGETS = ("cuda",)  # float64 shuffles (tests/test_mlir_family.py runs it on lavapipe)
-FLOAT_BYTES = {"f32": 4, "f64": 8}  # a float of each type (workgroup arrays; _put_pair)
+FLOAT_BYTES = {"f32": 4, "f64": 8}  # a float of each type (workgroup arrays; _pair_store)
 # The direction s of fft_core.mlir's FFT, exp(s 2 pi i k t / n): its sign, s as a float, and
 # the arith ops that add and subtract s times a term.
 FFT_DIRECTIONS = {"fft_synth": dict(sign="+", one_s="1.0", plus_s="addf", minus_s="subf"),
@@ -671,38 +672,35 @@ def _core(parts: dict[str, str], names: tuple[str, ...], values: dict) -> str:
     return "\n".join(string.Template(parts[n]).substitute(values) for n in names)
 
 
-def _put_pair(target: str, ft: str) -> str:
-    """Body of leg_synth_ishioka.mlir's ``@put``: one vector store of (re, im) aligned to the
-    pair on CUDA (LLVM kept the two stores apart: H200, one field, Legendre synthesis, lmax
-    255 11.7-12.7 -> 11.1-12.0 us, 511 26.0-26.4 -> 24.5-25.4, unchanged from lmax 720 on;
-    BENCHMARKS.md twenty-fourth run), two scalar stores elsewhere."""
-    buf = f"memref<?x?x?x2x{ft}, #hal.descriptor_type<storage_buffer>>"
+def _pair_store(target: str, ft: str, buf: str, at: str, at1: str, x: str, y: str) -> list[str]:
+    """Lines that store ``x`` at ``at`` and ``y`` at ``at1`` (``%mem[indices]`` of memref type
+    ``buf``; ``at`` 2-float aligned, ``at1`` the next float): on CUDA one vector store aligned
+    to the pair (LLVM kept two stores apart: H200, one field, Legendre synthesis, lmax 255
+    11.7-12.7 -> 11.1-12.0 us, 511 26.0-26.4 -> 24.5-25.4, unchanged from lmax 720 on;
+    BENCHMARKS.md twenty-fourth run), two scalar stores elsewhere (vector<2> loads and
+    stores of the row crashed the pipeline creation of NVIDIA's Vulkan driver 580.159, H200,
+    2026-11-30)."""
     if target == "cuda":
-        return "\n".join([
-            f"          %v = vector.from_elements %re, %im : vector<2x{ft}>",
-            f"          vector.store %v, %F[%b, %i, %m, %c0] alignment = {2 * FLOAT_BYTES[ft]} "
-            f": {buf}, vector<2x{ft}>"])
-    return "\n".join(f"          memref.store %{part}, %F[%b, %i, %m, %c{k}] : {buf}"
-                     for k, part in enumerate(("re", "im")))
+        return [f"%v = vector.from_elements {x}, {y} : vector<2x{ft}>",
+                f"vector.store %v, {at} alignment = {2 * FLOAT_BYTES[ft]} : {buf}, vector<2x{ft}>"]
+    return [f"memref.store {x}, {at} : {buf}", f"memref.store {y}, {at1} : {buf}"]
 
 
 def _pair_access(target: str, ft: str) -> dict[str, str]:
     """Bodies of fft_core.mlir's ``@pair_load`` and ``@pair_store`` (the floats at %o and %o
-    + 1, %o even): one vector access aligned to the pair on CUDA, two scalar ones elsewhere
-    (vector<2> loads and stores of the row crashed the pipeline creation of NVIDIA's Vulkan
-    driver 580.159, H200, 2026-11-30)."""
+    + 1 of %a, %o even): one vector access aligned to the pair on CUDA, two scalar ones
+    elsewhere (``_pair_store``)."""
     buf = f"memref<?x{ft}, #hal.descriptor_type<storage_buffer>>"
     if target == "cuda":
-        pair = f"alignment = {2 * FLOAT_BYTES[ft]} : {buf}, vector<2x{ft}>"
-        load = [f"%v = vector.load %a[%o] {pair}",
+        load = [f"%v = vector.load %a[%o] alignment = {2 * FLOAT_BYTES[ft]} : {buf}, "
+                f"vector<2x{ft}>",
                 f"%x = vector.extract %v[0] : {ft} from vector<2x{ft}>",
                 f"%y = vector.extract %v[1] : {ft} from vector<2x{ft}>"]
-        store = [f"%v = vector.from_elements %x, %y : vector<2x{ft}>",
-                 f"vector.store %v, %a[%o] {pair}"]
+        head = []
     else:
         head = ["%c1 = arith.constant 1 : index", "%o1 = arith.addi %o, %c1 : index"]
         load = head + [f"%x = memref.load %a[%o] : {buf}", f"%y = memref.load %a[%o1] : {buf}"]
-        store = head + [f"memref.store %x, %a[%o] : {buf}", f"memref.store %y, %a[%o1] : {buf}"]
+    store = head + _pair_store(target, ft, buf, "%a[%o]", "%a[%o1]", "%x", "%y")
     return {name: "\n".join(" " * 10 + line for line in body)
             for name, body in (("pair_load", load + [f"return %x, %y : {ft}, {ft}"]),
                                ("pair_store", store + ["return"]))}
@@ -737,7 +735,9 @@ def _ishioka_synth_values(plan: Plan, v: dict, core: dict[str, str], rest: bool 
     out = {**v, "nf": nf, "kp": kp, "slots": kp * nf, "vote_group": VOTE_GROUP,
            "vote_flags": 2 * SYNTH_WG // VOTE_GROUP,
            "synth_gx": -(-plan.npairs // (SYNTH_WG * kp)), "synth_round": SYNTH_ROUND,
-           "span": ISHIOKA_SYNTH_SPAN, "put": _put_pair(plan.target, ft),
+           "span": ISHIOKA_SYNTH_SPAN, "put": "\n".join(" " * 10 + line for line in _pair_store(
+               plan.target, ft, f"memref<?x?x?x2x{ft}, #hal.descriptor_type<storage_buffer>>",
+               "%F[%b, %i, %m, %c0]", "%F[%b, %i, %m, %c1]", "%re", "%im")),
            **_ishioka_conversions(ft)}
     at = "f32" if ft == "f32" and nf >= ISHIOKA_FLOAT32_SUMS else "f64"
     out.update(at=at, expand_v=_expand(kp, kp * nf, at, True),
