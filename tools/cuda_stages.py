@@ -10,9 +10,11 @@ On the GPU machine, over the directories of ``tools/bench.py prepare``:
 
 ``launch`` loads every CUDA module and calls ``synth`` and ``analys`` (device arrays,
 written into kept buffers) ``CALLS`` times each after one warm-up call; the kernels run in
-a fixed order (Legendre then Fourier for synthesis, Fourier then Legendre for analysis), so
-``report`` assigns each profiled launch to its stage by position and prints the median
-time of each stage with the compute floor of tools/bench.py.
+a fixed order (Legendre then Fourier for synthesis, Fourier then Legendre for analysis;
+the synthesis on tensor cores has two Legendre dispatches, the whole groups of 16 fields
+then the rest, ``kernels_mlir.mma_synthesis``), so ``report`` assigns each profiled launch
+to its stage by position and prints the median time of each stage (the Legendre
+synthesis: the sum of its dispatches) with the compute floor of tools/bench.py.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ def launch(root: Path) -> None:
     import ireesht
     from ireesht import artifacts
     from ireesht.bench import device_inputs
+    from ireesht.kernels_mlir import mma_synthesis
 
     order = []
     for path in sorted(root.glob("l*_b*_*")):
@@ -48,7 +51,8 @@ def launch(root: Path) -> None:
             for _ in range(1 + CALLS):
                 mod.analys(f_out, out=q_out)
             mod._session.to_numpy(q_out)  # waits for the last call
-            order.append(dict(dir=path.name, lmax=p.lmax, batch=batch, dtype=p.dtype))
+            order.append(dict(dir=path.name, lmax=p.lmax, batch=batch, dtype=p.dtype,
+                              synth_legendre=2 if mma_synthesis(p) else 1))
     json.dump(order, sys.stdout)
 
 
@@ -57,21 +61,26 @@ def report(order_path: Path, ncu_csv: Path) -> None:
     lines = ncu_csv.read_text().splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith('"ID"'))
     rows = [r for r in csv.DictReader(lines[start:]) if r["Metric Name"] == "gpu__time_duration.sum"]
-    per_module = 4 * (1 + CALLS)
-    if len(rows) != per_module * len(order):
+    # launches per synth call: its Legendre dispatches, then the Fourier one
+    sizes = [(m.get("synth_legendre", 1) + 1, 2) for m in order]
+    expected = sum((1 + CALLS) * (ns + na) for ns, na in sizes)
+    if len(rows) != expected:
         names = sorted({r["Kernel Name"] for r in rows})
-        raise SystemExit(f"{len(rows)} profiled kernels, expected {per_module} x {len(order)} "
-                         f"modules; kernel names: {names[:10]}")
-    print("| lmax | batch | dtype | Legendre synth ms | FFT synth ms | FFT analys ms | "
+        raise SystemExit(f"{len(rows)} profiled kernels, expected {expected} for "
+                         f"{len(order)} modules; kernel names: {names[:10]}")
+    print("| module | lmax | batch | dtype | Legendre synth ms | FFT synth ms | FFT analys ms | "
           "Legendre analys ms | Legendre / floor (synth, analys) |")
-    print("|---|---|---|---|---|---|---|---|")
-    for k, mod in enumerate(order):
-        ns = [float(r["Metric Value"].replace(",", "")) for r in rows[k * per_module:(k + 1) * per_module]]
-        synth = np.array(ns[2:2 * (1 + CALLS)]).reshape(CALLS, 2)   # drop the warm-up call
-        analys = np.array(ns[2 * (1 + CALLS) + 2:]).reshape(CALLS, 2)
+    print("|---|---|---|---|---|---|---|---|---|")
+    at = 0
+    for mod, (ns, na) in zip(order, sizes):
+        t = [float(r["Metric Value"].replace(",", "")) for r in rows[at:at + (1 + CALLS) * (ns + na)]]
+        at += len(t)
+        synth = np.array(t[:(1 + CALLS) * ns]).reshape(1 + CALLS, ns)[1:]  # drop the warm-up call
+        analys = np.array(t[(1 + CALLS) * ns:]).reshape(1 + CALLS, na)[1:]
+        synth = np.stack([synth[:, :-1].sum(1), synth[:, -1]], 1)
         t = np.concatenate([np.median(synth, 0), np.median(analys, 0)]) / 1e6
         floor = 1e3 * mod["batch"] * mod["lmax"] ** 3 / H200_FMA_PER_S[mod["dtype"]]
-        print(f"| {mod['lmax']} | {mod['batch']} | {mod['dtype']} | {t[0]:.4f} | {t[1]:.4f} "
+        print(f"| {mod['dir']} | {mod['lmax']} | {mod['batch']} | {mod['dtype']} | {t[0]:.4f} | {t[1]:.4f} "
               f"| {t[2]:.4f} | {t[3]:.4f} | {t[0] / floor:.1f}x, {t[3] / floor:.1f}x |")
 
 
