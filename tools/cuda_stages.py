@@ -61,7 +61,7 @@ def report(order_path: Path, ncu_csv: Path) -> None:
     lines = ncu_csv.read_text().splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith('"ID"'))
     rows = [r for r in csv.DictReader(lines[start:]) if r["Metric Name"] == "gpu__time_duration.sum"]
-    # launches per synth call: its Legendre dispatches, then the Fourier one
+    # launches per synth call (its Legendre dispatches, then the Fourier one) and per analys call
     sizes = [(m.get("synth_legendre", 1) + 1, 2) for m in order]
     expected = sum((1 + CALLS) * (ns + na) for ns, na in sizes)
     if len(rows) != expected:
@@ -73,10 +73,11 @@ def report(order_path: Path, ncu_csv: Path) -> None:
     print("|---|---|---|---|---|---|---|---|---|")
     at = 0
     for mod, (ns, na) in zip(order, sizes):
-        t = [float(r["Metric Value"].replace(",", "")) for r in rows[at:at + (1 + CALLS) * (ns + na)]]
-        at += len(t)
-        synth = np.array(t[:(1 + CALLS) * ns]).reshape(1 + CALLS, ns)[1:]  # drop the warm-up call
-        analys = np.array(t[(1 + CALLS) * ns:]).reshape(1 + CALLS, na)[1:]
+        ns_each = [float(r["Metric Value"].replace(",", ""))
+                   for r in rows[at:at + (1 + CALLS) * (ns + na)]]
+        at += len(ns_each)
+        synth = np.array(ns_each[:(1 + CALLS) * ns]).reshape(1 + CALLS, ns)[1:]  # drop the warm-up
+        analys = np.array(ns_each[(1 + CALLS) * ns:]).reshape(1 + CALLS, na)[1:]
         synth = np.stack([synth[:, :-1].sum(1), synth[:, -1]], 1)
         t = np.concatenate([np.median(synth, 0), np.median(analys, 0)]) / 1e6
         floor = 1e3 * mod["batch"] * mod["lmax"] ** 3 / H200_FMA_PER_S[mod["dtype"]]
