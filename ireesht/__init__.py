@@ -3,27 +3,31 @@
 ``ireesht.compile(lmax, ...)`` builds a module with ``synth`` (coefficients -> field) and
 ``analys`` (field -> coefficients); ``module.save(dir)`` / ``ireesht.load(dir)`` keep it.
 Conventions (orthonormal, Condon-Shortley phase, packed m-major coefficients, spatial
-``(..., nlat, nphi)`` with colatitude increasing) are in README.md and ``ireesht.layout``.
+``(..., nlat, nphi)`` with colatitude increasing) are in README.md and
+``ireesht.numerics.layout``.
 """
 
 __version__ = "0.1.0"
 
-__all__ = ["Module", "build", "check", "compile", "load", "nlm", "pack", "unpack", "__version__"]
+__all__ = ["Module", "Plan", "build", "check", "compile", "load", "nlm", "pack", "unpack",
+           "__version__"]
 
+# Imported on first use, so that ``import ireesht`` costs nothing and ``ireesht.load`` pulls
+# in only the runtime (no code generator, no compiler).
 _LAZY = {
-    "Module": "ireesht.module",
-    "build": "ireesht.module",
+    "Module": "ireesht.runtime.module",
+    "Plan": "ireesht.plan",
+    "build": "ireesht.api",
     "check": "ireesht.comparison",
-    "compile": "ireesht.module",
-    "load": "ireesht.module",
-    "nlm": "ireesht.layout",
-    "pack": "ireesht.layout",
-    "unpack": "ireesht.layout",
+    "compile": "ireesht.api",
+    "load": "ireesht.runtime.module",
+    "nlm": "ireesht.numerics.layout",
+    "pack": "ireesht.numerics.layout",
+    "unpack": "ireesht.numerics.layout",
 }
 
 
 def __getattr__(name: str):
-    # lazy, so that `import ireesht.grid` needs neither the IREE runtime nor the compiler
     if name in _LAZY:
         import importlib
 

@@ -8,6 +8,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ireesht import api
+from ireesht.numerics.reference import random_coefficients
+
 
 def median_ms(fn, n: int, warmup: bool = True) -> float:
     """Median wall time of ``n`` calls of ``fn()`` in ms (after one warm-up call: pipeline
@@ -57,14 +60,12 @@ class DeviceInputs(NamedTuple):
 
 def device_inputs(mod, batch: int, rng: np.random.Generator | None = None) -> DeviceInputs:
     """Fresh random coefficients for module ``mod`` and device buffers to time it with."""
-    from ireesht.cli import random_coefficients
-
-    p, s, real = mod.plan, mod._session, np.dtype(mod.plan.dtype)
+    p, real = mod.plan, np.dtype(mod.plan.dtype)
     rng = np.random.default_rng() if rng is None else rng
     q = random_coefficients(rng, p.lmax, p.mmax, (batch,))
     q_host = q.astype(np.result_type(real, np.complex64)).view(real).reshape(batch, p.nlm, 2)
-    return DeviceInputs(q, q_host, s.upload(q_host), s.empty((batch, p.nlat, p.nphi), real),
-                        s.empty((batch, p.nlm, 2), real))
+    return DeviceInputs(q, q_host, mod.upload(q_host), mod.empty((batch, p.nlat, p.nphi)),
+                        mod.empty((batch, p.nlm, 2)))
 
 
 def bench_plan(lmax: int, target: str, batch: int, repeat: int, grid: str = "gauss",
@@ -77,16 +78,14 @@ def bench_plan(lmax: int, target: str, batch: int, repeat: int, grid: str = "gau
     (None: 4 from 8 fields per call, else 1) and ``recurrence`` go to ``ireesht.compile``.
     Returns the medians in ms with the device, kernel family (", tensor cores" where those
     run) and grid (``nlat x nphi``)."""
-    import ireesht
-
     if fields_per_thread is None:
         fields_per_thread = 4 if batch >= 8 else 1
-    mod = ireesht.compile(lmax, mmax, nlat, nphi, grid=grid, target=target, dtype=dtype,
+    mod = api.compile(lmax, mmax, nlat, nphi, grid=grid, target=target, dtype=dtype,
                           fields_per_thread=fields_per_thread, recurrence=recurrence)
     q, _, q_dev, f_out, q_out = device_inputs(mod, batch)
     f_dev = mod.synth(q_dev, out=f_out)
     f = mod.to_numpy(f_dev)
-    tensor = any(str(v).startswith("tensor cores") for v in mod.info["variants"].values())
+    tensor = "tensor_cores" in mod.info["variants"].values()
     r = dict(
         kernels=mod.info["kernels"] + (", tensor cores" if tensor else ""),
         device=mod.info["device"],

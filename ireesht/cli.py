@@ -3,37 +3,27 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 
 import numpy as np
 
-from ireesht.grid import GRID_KINDS as GRIDS
-from ireesht.plan import CPU_BASELINES, DTYPES, FIELDS_PER_THREAD, RECURRENCES, TARGETS
-
-
-def random_coefficients(rng: np.random.Generator, lmax: int, mmax: int, batch: tuple = ()) -> np.ndarray:
-    """Uniform random coefficients in [-1, 1] (complex), Im = 0 for m = 0 (real fields)."""
-    from ireesht import layout
-
-    n = layout.nlm(lmax, mmax)
-    q = rng.uniform(-1, 1, batch + (n,)) + 1j * rng.uniform(-1, 1, batch + (n,))
-    q[..., : lmax + 1] = q[..., : lmax + 1].real
-    return q
-
-
-def rel_l2(a: np.ndarray, b: np.ndarray) -> float:
-    return float(np.linalg.norm(a - b) / np.linalg.norm(b))
+from ireesht import api, bench as timing, registry
+from ireesht.comparison import check
+from ireesht.host import CPU_BASELINES
+from ireesht.numerics import reference
+from ireesht.numerics.grid import GRID_KINDS as GRIDS
+from ireesht.numerics.reference import random_coefficients, rel_l2
+from ireesht.registry import DTYPES, FIELDS_PER_THREAD, RECURRENCES, TARGETS
+from ireesht.runtime import artifacts
+from ireesht.runtime.device import describe_device, scan_drivers
 
 
 def demo(ns: argparse.Namespace) -> int:
     """The README's main job: synthesis -> analysis on the default device, errors against
     the float64 reference, times, and a PNG map of the field and the roundtrip error."""
-    import ireesht
-    from ireesht import reference
-    from ireesht.bench import median_ms
-
-    mod = ireesht.compile(ns.lmax, grid=ns.grid, target=ns.target)
+    mod = api.compile(ns.lmax, grid=ns.grid, target=ns.target)
     p = mod.plan
     rng = np.random.default_rng()
     q = random_coefficients(rng, p.lmax, p.mmax)
@@ -47,8 +37,8 @@ def demo(ns: argparse.Namespace) -> int:
     print(f"module   {mod.info['module']} in {mod.info['compile_s']:.2f} s")
     print(f"synth    rel. L2 error vs float64 reference {rel_l2(f, f_ref):.2e}")
     print(f"roundtrip analys(synth(q)) rel. L2 error   {rel_l2(q2, q):.2e}")
-    print(f"time     synth {median_ms(lambda: mod.synth(q), 5):.2f} ms, "
-          f"analys {median_ms(lambda: mod.analys(f), 5):.2f} ms (median of 5, numpy in/out)")
+    print(f"time     synth {timing.median_ms(lambda: mod.synth(q), 5):.2f} ms, "
+          f"analys {timing.median_ms(lambda: mod.analys(f), 5):.2f} ms (median of 5, numpy in/out)")
     if ns.png:
         _plot(ns.png, f, mod.synth(q2) - f, p)
     return 0
@@ -78,8 +68,6 @@ def _plot(path: str, field: np.ndarray, error: np.ndarray, plan) -> None:
 
 def devices(ns: argparse.Namespace) -> int:
     """What IREE sees on this machine: each driver, its devices and what they support."""
-    from ireesht.runtime import describe_device, scan_drivers
-
     for driver, found in scan_drivers().items():
         if isinstance(found, str):
             print(f"{driver:12s} unavailable ({found[:90]})")
@@ -95,26 +83,21 @@ def devices(ns: argparse.Namespace) -> int:
 
 def info(ns: argparse.Namespace) -> int:
     """Describe saved artifacts (``ireesht build``, Module.save) after verifying checksums."""
-    import json
-
-    from ireesht.artifacts import read_manifest, verified_bytes
-
-    manifest = read_manifest(ns.path)
+    manifest = artifacts.read_manifest(ns.path)
     for entry in manifest["artifacts"]:
-        verified_bytes(manifest, entry, check_release=False)
+        artifacts.verified_bytes(manifest, entry, check_release=False)
+        artifacts.entry_plan(manifest, entry)
     print(json.dumps({k: v for k, v in manifest.items() if not k.startswith("_")}, indent=2))
     return 0
 
 
 def build_cmd(ns: argparse.Namespace) -> int:
-    from ireesht.module import build
-
     t0 = time.perf_counter()
 
     def progress(message: str) -> None:
         print(f"{time.perf_counter() - t0:6.1f} s  compiling {message}", file=sys.stderr, flush=True)
 
-    out = build(ns.lmax, ns.out, tuple(_split(ns.targets)), ns.mmax, ns.nlat, ns.nphi, ns.grid,
+    out = api.build(ns.lmax, ns.out, tuple(_split(ns.targets)), ns.mmax, ns.nlat, ns.nphi, ns.grid,
                 ns.dtype, fields_per_thread=ns.fields_per_thread, recurrence=ns.recurrence,
                 cpu_baselines=tuple(_split(ns.cpu_baselines)), progress=progress)
     print(f"{time.perf_counter() - t0:6.1f} s  wrote {out} ("
@@ -125,14 +108,12 @@ def build_cmd(ns: argparse.Namespace) -> int:
 def bench(ns: argparse.Namespace) -> int:
     """Time synth / analys with device-resident data (the fast path: each call waited
     for, and calls enqueued back to back) and numpy in/out."""
-    from ireesht.bench import bench_plan
-
     print("| target | kernels | device | dtype | lmax | grid | batch | synth ms | analys ms | "
           "synth / analys ms enqueued | synth ms numpy | analys ms numpy |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for target in _split(ns.targets):
         for lmax in ns.lmax:
-            r = bench_plan(lmax, target, ns.batch, ns.repeat, ns.grid, ns.dtype, **_sizes(ns),
+            r = timing.bench_plan(lmax, target, ns.batch, ns.repeat, ns.grid, ns.dtype, **_sizes(ns),
                            fields_per_thread=ns.fields_per_thread, recurrence=ns.recurrence)
             print(f"| {target} | {r['kernels']} | {r['device']} | {ns.dtype} | {lmax} "
                   f"| {ns.grid} {r['grid']} | {ns.batch} "
@@ -157,11 +138,15 @@ def _size_args(p: argparse.ArgumentParser) -> None:
 
 
 def check_cmd(ns: argparse.Namespace) -> int:
-    from ireesht.comparison import check
-
     rows = check(ns.lmax, ns.batch, ns.grid, artifacts=ns.artifacts, dtype=ns.dtype,
                  **_sizes(ns))
     return 0 if all(r["ok"] for r in rows) else 1
+
+
+def variants(ns: argparse.Namespace) -> int:
+    """Print docs/variants.md: the registry's variants and targets."""
+    print(registry.docs_table(), end="")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -225,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="as for build")
     _size_args(n)
     n.set_defaults(run=bench)
+    sub.add_parser("variants", help="print the kernel variant registry as markdown "
+                   "(docs/variants.md)").set_defaults(run=variants)
     ns = ap.parse_args(argv)
     try:
         return ns.run(ns)

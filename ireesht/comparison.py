@@ -11,8 +11,16 @@ import time
 
 import numpy as np
 
-from ireesht import reference, runtime
+from ireesht import registry
+from ireesht.api import load_plan
+from ireesht.geometry import MMA_FIELDS
+from ireesht.numerics import reference
+from ireesht.numerics.reference import random_coefficients, rel_l2
 from ireesht.plan import Plan
+from ireesht.registry import TARGETS
+from ireesht.runtime import artifacts
+from ireesht.runtime import device as runtime
+from ireesht.runtime.module import load_entry
 
 # float32 transforms: a few 1e-6 up to lmax ~1000 on GPUs, twice that on lavapipe (its fma
 # is not fused); float64 about 1e-13. An order of magnitude above that is a wrong result,
@@ -21,76 +29,71 @@ TOLERANCE = {"float32": 2e-5, "float64": 1e-10}
 
 
 def _paths(dtype: str) -> list[tuple[str, str, dict]]:
-    """(target, kernel family, plan overrides) for every path this machine can run."""
-    from ireesht.plan import FLOAT64_KERNELS, ISHIOKA_TARGETS, LANE_SUM_TARGETS, TARGET_KERNELS
-
+    """(target, kernel family, ``compile`` options) of every path this machine can run: each
+    target with a device here, each of its families that runs ``dtype``; the WGSL family with
+    both analysis reductions; the MLIR family with the other recurrence, and on CUDA the batch
+    plans (lane sums; "auto": on tensor cores where the grid allows)."""
     drivers = runtime.available_drivers()
     found = []
-    for target, families in TARGET_KERNELS.items():
-        if runtime.DRIVERS[target] not in drivers:
+    for target in TARGETS.values():
+        if target.driver not in drivers or dtype not in target.dtypes:
             continue
-        for family in families:
-            if dtype == "float64" and (family not in FLOAT64_KERNELS or target == "metal"):
+        for family in target.families:
+            if not any(dtype in v.dtypes and target.name in v.targets
+                       for v in registry.candidates(family, "leg_synth")):
                 continue
-            if family == "wgsl":  # both analysis reductions
-                found.append((target, family, {"subgroups": True}))
-                found.append((target, family, {"subgroups": False}))
-            else:
-                found.append((target, family, {}))
-                if family == "mlir" and target in LANE_SUM_TARGETS:  # the analysis's lane sums
-                    found.append((target, family, {"fields_per_thread": 4,
-                                                   "recurrence": "standard"}))
-                    # "auto": on tensor cores where the grid allows (else the same plan)
-                    found.append((target, family, {"fields_per_thread": 4}))
-                if family == "mlir" and target in ISHIOKA_TARGETS:  # the other recurrence
-                    other = "standard" if target == "cuda" else "ishioka"
-                    found.append((target, family, {"recurrence": other}))
+            found.append((target.name, family, {}))
+            if family == "wgsl":
+                found.append((target.name, family, {"variants": {"leg_analys": "tree"}}))
+            if family == "mlir" and target.name == "cuda":
+                found.append((target.name, family, {"fields_per_thread": 4,
+                                                    "recurrence": "standard"}))
+                found.append((target.name, family, {"fields_per_thread": 4}))
+            if family == "mlir" and target.name in ("cuda", "vulkan"):
+                other = "standard" if target.name == "cuda" else "ishioka"
+                found.append((target.name, family, {"recurrence": other}))
     return found
 
 
-def _modules(lmax: int, grid: str, dtype: str, artifacts_dir: str | None, sizes: dict):
+def _modules(lmax: int, grid: str, dtype: str, artifacts_dir: str | None, sizes: dict,
+             paths: list | None = None):
     """(target, family, module) of every path: compiled here (``sizes``: mmax, nlat, nphi,
     None for the grid's defaults), or the runnable modules of an artifact directory
     (``ireesht build``)."""
-    from ireesht.module import _build, load_entry
-
     if artifacts_dir is not None:
-        from ireesht import artifacts
-
         manifest = artifacts.read_manifest(artifacts_dir)
         for e in artifacts.runnable(manifest["artifacts"], runtime.available_drivers()):
             yield e["target"], e["kernels"], load_entry(manifest, e)
         return
     seen = set()
-    for target, family, overrides in _paths(dtype):
+    for target, family, options in (_paths(dtype) if paths is None else paths):
         plan = Plan.create(lmax, grid=grid, target=target, dtype=dtype, kernels=family,
-                           **sizes, **overrides)
+                           **sizes, **options)
         if plan in seen:  # two paths that are one plan on this grid
             continue
         seen.add(plan)
         try:
-            yield target, family, _build(plan, use_cache=True)
+            yield target, family, load_plan(plan, use_cache=True)
         except runtime.ExecutableLoadError as e:  # e.g. no subgroup arithmetic here
-            print(f"skipped {target}/{family} {overrides}: {str(e).splitlines()[0][:120]}")
+            print(f"skipped {target}/{family} {options}: {str(e).splitlines()[0][:120]}")
 
 
 def _group(mod) -> int:
     """Fields per group of a synthesis that takes whole groups on tensor cores, else 0."""
-    from ireesht.kernels_mlir import MMA_FIELDS, mma_synthesis
-
-    return MMA_FIELDS if mod.plan.kernels == "mlir" and mma_synthesis(mod.plan) else 0
+    return MMA_FIELDS if mod.plan.variant_names["leg_synth"] == "tensor_cores" else 0
 
 
 def check(lmax: int = 127, batch: int = 2, grid: str = "gauss", verbose: bool = True,
           artifacts: str | None = None, dtype: str = "float32", *, mmax: int | None = None,
-          nlat: int | None = None, nphi: int | None = None) -> list[dict]:
+          nlat: int | None = None, nphi: int | None = None,
+          paths: list[tuple[str, str, dict]] | None = None) -> list[dict]:
     """Run synth and analys on every available path; print and return one row per path.
 
     The paths are every target with a device here and each of its kernel families and
     analysis reductions, compiled for ``lmax``, ``grid``, ``dtype`` and the grid's sizes
     (``mmax``, ``nlat``, ``nphi``; None: the defaults, as ``compile``); or, with
     ``artifacts`` (a directory from ``ireesht build``), each module there that this machine
-    can run.
+    can run; or only ``paths``, ``(target, family, compile options)`` each.
     Each row has target, family, variant, device, relative L2 and max errors of synthesis
     against the reference, the larger relative L2 difference of synthesis and analysis
     against the first path, the roundtrip error (against the coefficients; on a grid whose
@@ -101,13 +104,11 @@ def check(lmax: int = 127, batch: int = 2, grid: str = "gauss", verbose: bool = 
     so that both kernels are checked (its errors the larger of the two calls').
     Raises RuntimeError when no path is available.
     """
-    from ireesht.cli import random_coefficients, rel_l2
-
     # first: the first path's (synth, analys); q_ref: what the roundtrip should give
     rows, first, q, f_ref, q_ref = [], None, None, None, None
     rng = np.random.default_rng()
     sizes = dict(mmax=mmax, nlat=nlat, nphi=nphi)
-    for target, family, mod in _modules(lmax, grid, dtype, artifacts, sizes):
+    for target, family, mod in _modules(lmax, grid, dtype, artifacts, sizes, paths):
         p = mod.plan
         if q is None:
             q = random_coefficients(rng, p.lmax, p.mmax, (batch,))
@@ -123,9 +124,7 @@ def check(lmax: int = 127, batch: int = 2, grid: str = "gauss", verbose: bool = 
         group = _group(mod)
         fields = np.arange(group + batch) % batch  # the batch, after a group of it
         f_all, f_all_ref = (mod.synth(q[fields]), f_ref[fields]) if group else (f, f_ref)
-        v = mod.info["variants"]
-        variant = " / ".join(v[k] for k in ("recurrence", "synthesis_sums", "analysis_reduction")
-                             if k in v) or "-"
+        variant = p.describe()
         row = dict(
             target=target, family=family, variant=variant, dtype=p.dtype,
             device=mod.info["device"], lmax=p.lmax,

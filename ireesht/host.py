@@ -6,6 +6,9 @@ import os
 import platform
 from pathlib import Path
 
+# the portable CPU instruction sets the C kernels' objects are built for, best first
+CPU_BASELINES = ("aarch64", "x86-64-v3", "x86-64-v2")
+
 
 def cpuinfo() -> dict[str, str]:
     """The fields of the first processor in /proc/cpuinfo ({} where there is none)."""
@@ -21,7 +24,7 @@ def cpuinfo() -> dict[str, str]:
 
 
 def cpu_baselines() -> set[str]:
-    """The CPU baselines (``ireesht.plan.CPU_BASELINES``) this machine can execute.
+    """The CPU baselines (``CPU_BASELINES``) this machine can execute.
 
     x86-64-v3 needs AVX2, FMA, BMI1/2, F16C, LZCNT and MOVBE; v2 needs SSE4.2, SSSE3 and
     POPCNT. Loading a module built for features the CPU lacks would kill the process with
@@ -56,3 +59,19 @@ def cpu_id() -> str:
     keep = ("model name", "flags", "Features", "CPU implementer", "CPU part")
     return "\n".join(f"{k}: {info[k]}" for k in keep if k in info) or (
         f"{platform.machine()} {platform.processor()}")
+
+
+def best_baseline() -> str:
+    """The best of ``CPU_BASELINES`` this machine executes: aarch64, x86-64-v3 (AVX2, FMA,
+    BMI, ...) or x86-64-v2."""
+    found = cpu_baselines()
+    for base in CPU_BASELINES:
+        if base in found:
+            return base
+    raise RuntimeError(f"target='cpu': no kernel objects for this {platform.machine()} CPU "
+                       f"(built for {', '.join(CPU_BASELINES)})")
+
+
+def baseline(cpu: str) -> str:
+    """The baseline of a plan's ``cpu``: "host" resolves to this machine's."""
+    return best_baseline() if cpu == "host" else cpu

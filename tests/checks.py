@@ -7,8 +7,8 @@ import gc
 
 import numpy as np
 
-from ireesht import reference
-from ireesht.cli import random_coefficients, rel_l2
+from ireesht.numerics import reference
+from ireesht.numerics.reference import random_coefficients, rel_l2
 
 # Relative L2 bounds against the float64 reference per plan dtype: (each stage, roundtrip).
 # float32: tests/test_vulkan_pipeline.py says where they come from; the CPU family does the

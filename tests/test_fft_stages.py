@@ -26,11 +26,14 @@ import pytest
 rt = pytest.importorskip("iree.runtime")
 pytest.importorskip("iree.compiler")
 
-from ireesht import fourier, kernels_mlir, kernels_wgsl  # noqa: E402
-from ireesht.cli import rel_l2  # noqa: E402
-from ireesht.pipeline import compile_mlir, template_values  # noqa: E402
+from ireesht.codegen import wgsl as kernels_wgsl  # noqa: E402
+from ireesht.codegen.mlir import common, family as kernels_mlir  # noqa: E402
+from ireesht.numerics import fourier  # noqa: E402
+from ireesht.numerics.reference import rel_l2  # noqa: E402
+from ireesht.codegen.module import compile_mlir  # noqa: E402
+from ireesht.codegen.pipeline import template_values  # noqa: E402
 from ireesht.plan import Plan  # noqa: E402
-from ireesht.runtime import Session  # noqa: E402
+from ireesht.runtime.device import Session  # noqa: E402
 
 TOL = 1e-6  # relative L2 error, float32 kernels vs float64 reference
 NLS = (1, 3, 8)  # the NL of the cases, one MLIR-family executable each
@@ -148,8 +151,7 @@ def mlir_plan(target: str, nl: int = 1, dtype: str = "float32", nphi: int = 12) 
     """A plan of the MLIR family whose grid has NL = ``nl`` latitudes; by default an NP (12)
     whose FFT takes a radix-3 pass, so that the kernels have every pass
     (``fourier.fft_mixed``) and one serves every NP."""
-    return Plan(lmax=1, mmax=1, grid="gauss", nlat=nl, nphi=nphi, target=target,
-                kernels="mlir", dtype=dtype)
+    return Plan.create(0, nlat=nl, nphi=nphi, target=target, kernels="mlir", dtype=dtype)
 
 
 def mlir_module(target: str, nls=NLS, dtype: str = "float32", nphi: int = 12) -> str:
@@ -161,9 +163,9 @@ def mlir_module(target: str, nls=NLS, dtype: str = "float32", nphi: int = 12) ->
         values = kernels_mlir.stage_values(plan, template_values(plan), every_fft_pass=True)
         for stage, wrapper in (("fft_synth", MLIR_SYNTH), ("fft_analys", MLIR_ANALYS)):
             v = {**values[stage], "exe": f"{stage}_{nl}", "nl": nl}
-            template = string.Template((kernels_mlir.kernels_dir() / f"{stage}.mlir").read_text())
+            template = string.Template((common.kernels_dir() / f"{stage}.mlir").read_text())
             parts += [template.substitute(v), string.Template(wrapper).substitute(v)]
-    device, alias, _ = kernels_mlir.executable_target(mlir_plan(target))
+    device, alias, _ = common.executable_target(mlir_plan(target))
     return (f"#target = {alias}\n{MLIR_LAYOUT}\n"
             f'module @mlir_fft attributes {{hal.device.targets = [#hal.device.target<"{device}", '
             f"[#target]> : !hal.device]}} {{\n" + "\n".join(parts) + "}\n")

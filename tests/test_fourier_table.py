@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ireesht import fourier
+from ireesht.numerics import fourier
 
 
 # The MLIR family's passes (fourier.RADIX["mlir"] = 16): radix 16 where it takes fewer passes

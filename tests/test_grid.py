@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from numpy.polynomial import chebyshev, legendre
 
-from ireesht.grid import (
+from ireesht.numerics.grid import (
     GRID_KINDS,
     Grid,
     clenshaw_curtis,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ireesht import grid, ishioka, reference
+from ireesht.numerics import grid, ishioka, reference
 
 
 @pytest.mark.parametrize("lmax", [0, 1, 2, 40, 255])

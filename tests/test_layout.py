@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from ireesht.layout import lm_index, m_offsets, nlm, pack, unpack
+from ireesht.numerics.layout import lm_index, m_offsets, nlm, pack, unpack
 
 SHAPES = [(0, 0), (1, 0), (1, 1), (5, 2), (7, 7), (16, 9), (31, 31)]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ireesht import grid, layout, legendre, reference
+from ireesht.numerics import grid, layout, legendre, reference
 
 
 def test_coefficients_reproduce_reference_values():

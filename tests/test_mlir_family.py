@@ -8,11 +8,19 @@ import numpy as np
 import pytest
 
 import ireesht
-from ireesht import fourier, ishioka, kernels_mlir, module, pipeline, reference, runtime
-from ireesht import plan as plan_module
-from ireesht.cli import random_coefficients, rel_l2
-from ireesht.kernels_mlir import SYNTH_ROUND, mma_analysis, mma_synthesis
-from ireesht.plan import Plan, analys_fields_per_thread, analys_lane_group
+from ireesht import geometry
+from ireesht.codegen import module as codegen
+from ireesht.codegen.mlir import family as kernels_mlir
+from ireesht.codegen.mlir import legendre as mlir_legendre
+from ireesht.codegen.mlir.common import SYNTH_ROUND
+from ireesht.codegen.mlir.ishioka import ISHIOKA_SYNTH_SPAN
+from ireesht.codegen.mlir.mma import REST_STAGE
+from ireesht.codegen.pipeline import template_values
+from ireesht.numerics import fourier, ishioka, reference
+from ireesht.numerics.reference import random_coefficients, rel_l2
+from ireesht.tables import device_tables, segment_steps
+from ireesht.plan import Plan
+from ireesht.runtime import device as runtime
 
 import checks
 from checks import BOUNDS, PLAN_SHAPES, check_enqueued_calls
@@ -27,6 +35,19 @@ TOL64 = 1e-13
 def check_plan(mod, rng, batch=(2,)):
     assert mod.plan.kernels == "mlir"
     checks.check_plan(mod, rng, batch, (TOL64, TOL64) if mod.plan.dtype == "float64" else None)
+
+
+def mma_synthesis(plan) -> bool:
+    return plan.variant_names["leg_synth"] == "tensor_cores"
+
+
+def mma_analysis(plan) -> bool:
+    return plan.variant_names["leg_analys"] == "tensor_cores"
+
+
+def kernels(plan) -> tuple[bool, bool]:
+    """Whether the synthesis and the analysis run on tensor cores."""
+    return mma_synthesis(plan), mma_analysis(plan)
 
 
 def build(lmax, mmax=None, nlat=None, nphi=None, grid="gauss", **kw):
@@ -64,7 +85,7 @@ def test_info_counts_the_resident_tables(vulkan):
 @pytest.mark.parametrize("nf", [2, 4])
 def test_fields_per_thread_variants(vulkan, rng, nf):
     mod = build(47, fields_per_thread=nf)
-    assert mod.info["variants"]["fields_per_thread"] == nf
+    assert mod.plan.fields_per_thread == nf
     check_plan(mod, rng, batch=(5,))  # 5 fields: one partial group
 
 
@@ -72,7 +93,7 @@ def test_analysis_walks_several_chunks_of_pairs(vulkan, rng):
     # 550 latitude pairs: two chunks of 512 per workgroup (the second adds to q); the
     # analysis sums in workgroup memory, with no subgroup operation
     mod = build(31, nlat=1100)
-    assert mod.info["variants"]["analysis_reduction"] == "workgroup rows"
+    assert mod.info["variants"]["leg_analys"] == "rows"
     check_plan(mod, rng, batch=(3,))
 
 
@@ -84,27 +105,21 @@ def test_analysis_walks_several_chunks_of_pairs(vulkan, rng):
         (4, 127, dict(nlat=255)),  # the form per vote group: 128 pairs, one per thread
     ],
 )
-def test_analysis_lane_sums_on_lavapipe(vulkan, rng, monkeypatch, nf, lmax, kw):
+def test_analysis_lane_sums_on_lavapipe(vulkan, rng, nf, lmax, kw):
     # The CUDA analysis with 2 fields per thread or more sums each degree's values over lanes
-    # with subgroup shuffles (plan.analys_lane_group). Vulkan modules take one
-    # analysis field per thread and no subgroup operation; this builds the same kernel for
-    # lavapipe with shuffles, so that CI runs it. Lanes xor 1, 2, 4 must share a subgroup.
+    # with subgroup shuffles (variant lane_sums). Asked for on Vulkan, the module declares
+    # subgroup shuffles and CI runs the same kernel on lavapipe. Lanes xor 1, 2, 4 must share
+    # a subgroup.
     import iree.runtime as rt
 
     device = rt.get_driver("vulkan").query_available_devices()[0]
     size = runtime.describe_device("vulkan", device)["subgroup arithmetic"]
     if not size.startswith("yes (size ") or int(size[10:-1]) < 2 * nf:
         pytest.skip(f"the Vulkan device's subgroups ({size}) are smaller than {2 * nf} lanes")
-    target = kernels_mlir.executable_target
-    monkeypatch.setattr(kernels_mlir, "executable_target", lambda plan: tuple(
-        t.replace("subgroup = none", "subgroup = shuffle") for t in target(plan)))
-    monkeypatch.setattr(plan_module, "LANE_SUM_TARGETS", ("vulkan",))
-    for where in (kernels_mlir, module, pipeline):
-        monkeypatch.setattr(where, "analys_fields_per_thread", lambda plan: plan.fields_per_thread)
-    mod = build(lmax, fields_per_thread=nf, **kw)
-    assert mod.info["variants"]["analysis_fields_per_thread"] == nf
-    assert mod.info["variants"]["analysis_reduction"] == "lane sums, workgroup rows"
-    assert "gpu.shuffle xor" in pipeline.render(mod.plan)
+    mod = build(lmax, fields_per_thread=nf, variants={"leg_analys": "lane_sums"}, **kw)
+    assert mlir_legendre.analysis_fields(mod.plan) == (nf, 2 * nf)
+    assert mod.info["variants"]["leg_analys"] == "lane_sums"
+    assert "gpu.shuffle xor" in codegen.render(mod.plan)
     check_plan(mod, rng, batch=(5,))  # 5 fields: one partial group
 
 
@@ -144,49 +159,50 @@ ISHIOKA_TOL = 3e-7
                                                           *PLAN_SHAPES])
 def test_ishioka_recurrence_matches_reference(vulkan, rng, lmax, mmax, nlat, nphi, grid):
     mod = build(lmax, mmax, nlat, nphi, grid, recurrence="ishioka")
-    assert mod.info["variants"]["recurrence"] == "ishioka"
     # both stages: the analysis too (leg_analys_ishioka.mlir, one pair per thread)
-    assert mod.info["variants"]["analysis_reduction"] == "ishioka, transposed sums"
+    assert mod.info["variants"] == {"leg_synth": "ishioka", "fft_synth": "fft",
+                                    "fft_analys": "fft", "leg_analys": "ishioka"}
     check_plan(mod, rng)
     q = random_coefficients(rng, lmax, mod.plan.mmax, (2,))
     f_ref = reference.synth(q, lmax, mod.plan.mmax, mod.plan.make_grid())
     assert rel_l2(mod.synth(q), f_ref) <= ISHIOKA_TOL
 
 
-def test_ishioka_recurrence_rescales_seeds_below_the_live_range(vulkan, rng, monkeypatch):
+def test_ishioka_recurrence_rescales_seeds_below_the_live_range(vulkan, rng):
     # With the kernel's float64 scaling every seed that lmax 255 runs starts live (its true
-    # value); on a scale of 64 bits, live down to 2^-48 and rescaled past 2^32, the seeds of
-    # lmax 255 (exponent counters k = 0 .. -3 of 64 bits in the float32 table) start on four
-    # levels: the careful loops count level -1, drop the levels below, and rescale
-    monkeypatch.setattr(kernels_mlir, "ISHIOKA_SCALING",
-                        {"live_bits": 48, "scale_bits": 64, "threshold_bits": 32})
-    mod = build(255, recurrence="ishioka")
-    t, p = mod.plan.tables(), mod.plan
+    # value); on a scale of 64 bits, live down to 2^-48 and rescaled past 2^32 (the variant's
+    # parameters), the seeds of lmax 255 (exponent counters k = 0 .. -3 of 64 bits in the
+    # float32 table) start on four levels: the careful loops count level -1, drop the levels
+    # below, and rescale
+    scaling = {"live_bits": 48, "scale_bits": 64, "threshold_bits": 32}
+    mod = build(255, variants={"leg_synth": {"name": "ishioka", **scaling}})
+    t, p = device_tables(mod.plan), mod.plan
     k = t["seedtab"][:, 1].reshape(p.mc, p.npairs)
     run = [k[m, int(t["polar"][m]):] for m in range(p.mc)]
     assert set(np.concatenate(run).astype(int)) == {0, -1, -2, -3}
+    assert geometry.lowest_level(p, 48, 64) < -1
     q = random_coefficients(rng, 255, 255, (2,))
     assert rel_l2(mod.synth(q), reference.synth(q, 255, 255, p.make_grid())) <= ISHIOKA_TOL
 
 
-def test_ishioka_recurrence_sums_the_level_below_without_careful_loop(vulkan, rng, monkeypatch):
+def test_ishioka_recurrence_sums_the_level_below_without_careful_loop(vulkan, rng):
     # On a scale of 192 bits, live down to 2^-48, the seeds of lmax 255 start on levels 0 and
     # -1 (float32 table: exponents down to -201); a float32 plan of one field then leaves the
     # careful loop out, adds level -1's values unscaled and scales their sums at the store, as
     # lmax 2047 does with the kernel's own scaling. Float64 data (seeds down to 2^-307: level
     # -2) keeps the careful loop.
-    monkeypatch.setattr(kernels_mlir, "ISHIOKA_SCALING",
-                        {"live_bits": 48, "scale_bits": 192, "threshold_bits": 128})
-    mod = build(255, recurrence="ishioka")
-    assert kernels_mlir._lowest_level(mod.plan) == -1
-    text = kernels_mlir.render_stage(mod.plan, "leg_synth", pipeline.template_values(mod.plan))
+    synth = {"leg_synth": {"name": "ishioka", "live_bits": 48, "scale_bits": 192,
+                           "threshold_bits": 128}}
+    mod = build(255, variants=synth)
+    assert geometry.lowest_level(mod.plan, 48, 192) == -1
+    text = kernels_mlir.render_stage(mod.plan, "leg_synth", template_values(mod.plan))
     assert "%lean_only = arith.constant true" in text
     assert "%level_sums = arith.constant true" in text
     q = random_coefficients(rng, 255, 255, (2,))
     assert rel_l2(mod.synth(q), reference.synth(q, 255, 255, mod.plan.make_grid())) <= ISHIOKA_TOL
-    p64 = Plan.create(255, target="vulkan", kernels="mlir", recurrence="ishioka", dtype="float64")
-    assert kernels_mlir._lowest_level(p64) == -2
-    text = kernels_mlir.render_stage(p64, "leg_synth", pipeline.template_values(p64))
+    p64 = Plan.create(255, target="vulkan", kernels="mlir", dtype="float64", variants=synth)
+    assert geometry.lowest_level(p64, 48, 192) == -2
+    text = kernels_mlir.render_stage(p64, "leg_synth", template_values(p64))
     assert "%lean_only = arith.constant false" in text
     assert "%level_sums = arith.constant false" in text
 
@@ -195,12 +211,12 @@ def test_ishioka_analysis_with_two_pairs_per_thread(vulkan, rng):
     # 151 pairs: more than the 128 threads of a Vulkan workgroup, so two per thread, in
     # three groups of 32 threads; odd nlat (lmax 150: the grid, not lmax, sets the shape)
     mod = build(150, nlat=301, nphi=302, recurrence="ishioka")
-    assert mod.info["variants"]["analysis_reduction"] == "ishioka, transposed sums"
-    assert kernels_mlir._ishioka_analys_shape(mod.plan)["kp"] == 2
+    assert mod.info["variants"]["leg_analys"] == "ishioka"
+    assert geometry.ishioka_analys_shape(mod.plan)["kp"] == 2
     # the pairs' y are stored one by one: a vector<2> store crashed the pipeline creation
     # of NVIDIA's Vulkan driver (H200, BENCHMARKS.md fourteenth run)
     lines = kernels_mlir.render_stage(mod.plan, "leg_analys",
-                                      pipeline.template_values(mod.plan)).splitlines()
+                                      template_values(mod.plan)).splitlines()
     assert any("@steps" in line for line in lines)
     assert not [line for line in lines if "vector.store" in line and "vector<2x" in line]
     check_plan(mod, rng)
@@ -211,37 +227,27 @@ def test_ishioka_analysis_with_two_pairs_per_thread(vulkan, rng):
     (47, dict(mmax=30, nlat=480, nphi=96), 60, 0),  # mmax < lmax; seeds below 2^-60: level -1
     (63, dict(mmax=50, nlat=97, nphi=128), 800, 7),  # 49 pairs: segments of 7 steps
 ])
-def test_lanes64_analysis_on_lavapipe(vulkan, rng, monkeypatch, lmax, kw, live_bits, segments):
+def test_lanes64_analysis_on_lavapipe(vulkan, rng, lmax, kw, live_bits, segments):
     # The CUDA analysis of one float32 field (leg_analys_lanes64.mlir: float64 sums over
-    # groups of four lanes, float64 shuffles), built for lavapipe with shuffles so that CI
-    # runs it: with at most four pairs per thread (SPIR-V vectors hold four; CUDA's kernel
-    # takes eight) in chunks of 128 pairs (32 threads) on grids of more than 384 pairs or
-    # (LANES64_SEGMENT_PAIRS 0) whole orders, with the seeds below 2^-live_bits on level -1
-    # (lmax 2047 has such seeds from 2^-800 down), which run scaled; or in segments
-    # (LANES64_SEGMENT_MIN lowered) from the restart tables.
+    # groups of four lanes, float64 shuffles), asked for on Vulkan so that CI runs it: with
+    # at most four pairs per thread (SPIR-V vectors hold four; CUDA's kernel takes eight) in
+    # chunks of 128 pairs (32 threads), by whole orders (variant lanes64) with the seeds below
+    # 2^-live_bits on level -1 (lmax 2047 has such seeds from 2^-800 down), which run scaled;
+    # or in segments (lanes64_segments, segment_min lowered) from the restart tables.
     import iree.runtime as rt
 
     device = rt.get_driver("vulkan").query_available_devices()[0]
     size = runtime.describe_device("vulkan", device)["subgroup arithmetic"]
     if not size.startswith("yes (size ") or int(size[10:-1]) < 4:
         pytest.skip(f"the Vulkan device's subgroups ({size}) are smaller than 4 lanes")
-    target = kernels_mlir.executable_target
-    monkeypatch.setattr(kernels_mlir, "executable_target", lambda plan: tuple(
-        t.replace("subgroup = none", "subgroup = shuffle") for t in target(plan)))
-    monkeypatch.setattr(kernels_mlir, "LANES64_TARGETS", ("vulkan",))
-    if segments:
-        monkeypatch.setattr(kernels_mlir, "LANES64_SEGMENT_MIN", segments)
-    else:
-        monkeypatch.setattr(kernels_mlir, "LANES64_SEGMENT_PAIRS", 0)
-    monkeypatch.setattr(kernels_mlir, "LANES64_WG", 32)
-    monkeypatch.setattr(kernels_mlir, "LANES64_PAIRS", 4)
-    monkeypatch.setattr(kernels_mlir, "ISHIOKA_SCALING",
-                        {**kernels_mlir.ISHIOKA_SCALING, "live_bits": live_bits})
-    mod = build(lmax, recurrence="ishioka", **kw)
-    assert mod.info["variants"]["analysis_reduction"] == "ishioka, float64 lane sums" + (
+    spec = {"name": "lanes64_segments", "segment_min": segments} if segments else {
+        "name": "lanes64", "live_bits": live_bits}
+    mod = build(lmax, recurrence="ishioka", **kw,
+                variants={"leg_analys": {**spec, "wg": 32, "pairs": 4}})
+    assert mod.plan.describe() == "ishioka / float64 lane sums" + (
         f", segments of {segments} steps" if segments else "")
-    assert kernels_mlir.lanes64_segment(mod.plan) == segments
-    assert kernels_mlir._lowest_level(mod.plan) == (0 if live_bits == 800 else -1)
+    assert segment_steps(mod.plan) == segments
+    assert geometry.lowest_level(mod.plan, live_bits) == (0 if live_bits == 800 else -1)
     # float64 sums: the analysis of the reference field is exact to float32's rounding
     # of F and q (H200, lmax 1023: 3.2e-8 against the float32 scheme's 9.4e-7)
     q = random_coefficients(rng, lmax, mod.plan.mmax, (3,))
@@ -255,8 +261,9 @@ def test_ishioka_analysis_serves_the_plans_one_workgroup_holds():
     # an order in one workgroup (Vulkan: 128 threads, 32 KB; CUDA: 48 KB): else the float32
     # scheme; on CUDA only where the float64 lane sums (below) do not serve
     def runs(lmax, target="vulkan", **kw):
-        return kernels_mlir.ishioka_analysis(Plan.create(
-            lmax, target=target, kernels="mlir", recurrence=kw.pop("recurrence", "ishioka"), **kw))
+        plan = Plan.create(lmax, target=target, kernels="mlir",
+                           recurrence=kw.pop("recurrence", "ishioka"), **kw)
+        return plan.variant_names["leg_analys"] == "ishioka"
 
     assert runs(511) and runs(255, nlat=511) and not runs(600)
     assert not runs(255, dtype="float64") and not runs(255, recurrence="standard")
@@ -264,7 +271,7 @@ def test_ishioka_analysis_serves_the_plans_one_workgroup_holds():
     assert not runs(511, "cuda") and not runs(255, "cuda", nlat=513) and not runs(767, "cuda")
     assert not runs(720, "cuda", mmax=719, nlat=721, nphi=1440, grid="equiangular")
     assert not runs(1023, "cuda") and not runs(63, "cuda", fields_per_thread=4)
-    shape = kernels_mlir._ishioka_analys_shape(Plan.create(767, target="cuda", kernels="mlir"))
+    shape = geometry.ishioka_analys_shape(Plan.create(767, target="cuda", kernels="mlir"))
     assert (shape["kp"], shape["nw"]) == (2, 6)
 
 
@@ -277,19 +284,21 @@ def test_lanes64_analysis_serves_cuda_grids_of_more_than_256_pairs_or_in_segment
         return Plan.create(lmax, target=target, kernels="mlir", **kw)
 
     def shape(p):
-        v = kernels_mlir.stage_values(p, pipeline.template_values(p))["leg_analys"]
+        v = kernels_mlir.stage_values(p, template_values(p))["leg_analys"]
         return v["wg"], v["chunk"], v["span"]
 
-    runs = kernels_mlir.lanes64_analysis
+    def runs(p):
+        return p.variant_names["leg_analys"] in ("lanes64", "lanes64_segments")
+
     assert runs(plan(1023)) and runs(plan(767)) and runs(plan(2047))
     assert runs(plan(720, mmax=719, nlat=721, nphi=1440, grid="equiangular"))
-    assert kernels_mlir._lowest_level(plan(2047)) == -1
+    assert geometry.lowest_level(plan(2047)) == -1
     assert not runs(plan(1023, fields_per_thread=4))
     assert not runs(plan(1023, dtype="float64")) and not runs(plan(1023, recurrence="standard"))
     assert not runs(plan(1023, "vulkan", recurrence="ishioka"))
     assert shape(plan(1023)) == (64, 512, 64) and shape(plan(2047)) == (128, 1024, 32)
     assert shape(plan(600, nlat=2200)) == (128, 1024, 32)  # 1100 pairs: two chunks
-    assert kernels_mlir.lanes64_segment(plan(1023)) == 0
+    assert segment_steps(plan(1023)) == 0
     assert plan(1023).analys_tables == plan(63).analys_tables  # the Ishioka analyses' tables
     # a copy of @step and of the chunk's loop for counts of pairs per thread: kp / 2 .. kp in
     # workgroups of 128 threads, else 3 kp / 4 and kp with 8 pairs per thread, else kp; the
@@ -297,24 +306,25 @@ def test_lanes64_analysis_serves_cuda_grids_of_more_than_256_pairs_or_in_segment
     for lmax, counts in ((2047, [4, 5, 6, 7, 8]), (1023, [6, 8]), (511, [6, 8]), (255, [4]),
                          (127, [2])):
         p = plan(lmax)
-        text = kernels_mlir.render_stage(p, "leg_analys", pipeline.template_values(p))
+        text = kernels_mlir.render_stage(p, "leg_analys", template_values(p))
         assert [n for n in range(1, 9) if f"func.func private @step{n}(" in text] == counts
     # at most 384 pairs: segments of steps(lmax, 0) / 4 - 1 steps, at least 15, from restart
     # tables; fewer pairs per thread where one warp holds the grid
-    segment = kernels_mlir.lanes64_segment
-    assert [segment(plan(lmax)) for lmax in (127, 255, 511, 767)] == [15, 31, 63, 95]
-    assert segment(plan(720, mmax=719, nlat=721, nphi=1440, grid="equiangular")) == 89
-    assert runs(plan(127)) and runs(plan(511)) and not runs(plan(63)) and segment(plan(63)) == 0
-    assert segment(plan(511, "vulkan", recurrence="ishioka")) == 0
-    assert segment(plan(511, fields_per_thread=4)) == segment(plan(511, dtype="float64")) == 0
-    assert segment(plan(255, nlat=769)) == 0 and runs(plan(255, nlat=769))  # 385 pairs
+    assert [segment_steps(plan(lmax)) for lmax in (127, 255, 511, 767)] == [15, 31, 63, 95]
+    assert segment_steps(plan(720, mmax=719, nlat=721, nphi=1440, grid="equiangular")) == 89
+    assert runs(plan(127)) and runs(plan(511)) and not runs(plan(63))
+    assert segment_steps(plan(63)) == 0
+    assert segment_steps(plan(511, "vulkan", recurrence="ishioka")) == 0
+    assert segment_steps(plan(511, fields_per_thread=4)) == 0
+    assert segment_steps(plan(511, dtype="float64")) == 0
+    assert segment_steps(plan(255, nlat=769)) == 0 and runs(plan(255, nlat=769))  # 385 pairs
     assert shape(plan(511)) == (32, 256, 32) and shape(plan(255)) == (32, 128, 32)
     assert shape(plan(127)) == (32, 64, 32)
     assert plan(511).analys_tables == (*plan(63).analys_tables[:-1], "restart_rows", "restart",
                                        "twiddle")
     rows, nrows = ishioka.segment_rows(511, 511, 63)
     assert rows.shape == (512,) and nrows == sum(-(-(256 - m // 2) // 63) - 1 for m in range(512))
-    assert plan(511).tables()["restart"].shape == (nrows * 256, 2)
+    assert device_tables(plan(511))["restart"].shape == (nrows * 256, 2)
 
 
 def test_tensor_cores_serve_float32_batches_of_the_ishioka_recurrence_on_cuda():
@@ -323,9 +333,6 @@ def test_tensor_cores_serve_float32_batches_of_the_ishioka_recurrence_on_cuda():
     def plan(lmax, target="cuda", **kw):
         kw = {"fields_per_thread": 4, "recurrence": "ishioka", **kw}
         return Plan.create(lmax, target=target, kernels="mlir", **kw)
-
-    def kernels(p):
-        return mma_synthesis(p), mma_analysis(p)
 
     assert kernels(plan(511)) == kernels(plan(1023)) == (True, True)
     assert kernels(plan(1100)) == (True, False)  # 551 pairs
@@ -340,16 +347,16 @@ def test_tensor_cores_serve_float32_batches_of_the_ishioka_recurrence_on_cuda():
     assert (auto.recurrence, auto.analys_recurrence, kernels(auto)) == ("standard", "ishioka",
                                                                         (False, True))
     assert "chain" in auto.analys_tables and "chain" not in auto.synth_tables
-    assert "chain" in auto.tables() and "coef" in auto.synth_tables
+    assert "chain" in device_tables(auto) and "coef" in auto.synth_tables
     for other in (plan(1100, recurrence="auto"), plan(127, recurrence="auto"),
                   plan(1023, recurrence="auto", fields_per_thread=2),
                   plan(1023, recurrence="auto", dtype="float64"),
                   plan(1023, "vulkan", recurrence="auto")):
-        assert other.analysis_recurrence is None and other.analys_recurrence == "standard"
+        assert other.analys_recurrence == "standard"
     # 301 pairs of an odd grid: ten warps; its analysis reads the chain table
     odd = plan(600, nlat=601, nphi=1200, mmax=500)
     assert kernels(odd) == (True, True) and "chain" in odd.analys_tables
-    values = kernels_mlir.stage_values(odd, pipeline.template_values(odd))["leg_analys"]
+    values = kernels_mlir.stage_values(odd, template_values(odd))["leg_analys"]
     assert (values["nw"], values["wg"]) == (10, 320)
 
 
@@ -362,15 +369,14 @@ def test_ishioka_recurrence_variants(vulkan, rng, kw):
 
 
 @pytest.mark.parametrize("batch", [5, 21])
-def test_ishioka_synthesis_of_the_fields_past_whole_groups(vulkan, rng, monkeypatch, batch):
+def test_ishioka_synthesis_of_the_fields_past_whole_groups(vulkan, rng, batch):
     # Where the synthesis runs on tensor cores (CUDA), leg_synth_ishioka.mlir synthesises the
-    # fields past the whole groups of 16 (kernels_mlir.REST_STAGE, dispatched after the
-    # tensor cores' kernel): built here as the module's only synthesis kernel, it writes
-    # fields 16 floor(B / 16) .. B - 1 (the others' F it leaves as it found it)
-    values = kernels_mlir._ishioka_synth_values
-    monkeypatch.setattr(kernels_mlir, "_ishioka_synth_values",
-                        lambda plan, v, core, rest=False: values(plan, v, core, rest=True))
-    mod = build(47, recurrence="ishioka", fields_per_thread=4)
+    # fields past the whole groups of 16 (REST_STAGE, dispatched after the tensor cores'
+    # kernel). The Ishioka variant's parameter past_groups=16 builds that kernel as the
+    # module's only synthesis: it writes fields 16 floor(B / 16) .. B - 1 (the others' F it
+    # leaves as it found it)
+    mod = build(47, fields_per_thread=4,
+                variants={"leg_synth": {"name": "ishioka", "past_groups": 16}})
     first = batch // 16 * 16
     q = random_coefficients(rng, 47, 47, (batch,))
     f = mod.synth(q)[first:]
@@ -383,14 +389,14 @@ def test_cuda_batch_synthesis_takes_whole_groups_on_tensor_cores_and_the_rest_af
     # them, four per thread (where there are none, one row of workgroups that run nothing)
     plan = Plan.create(1023, target="cuda", kernels="mlir", fields_per_thread=4,
                        recurrence="ishioka")
-    text = pipeline.render(plan)
+    text = codegen.render(plan)
     synth = text[text.index("@synth_impl"):text.index("@analys_impl")]
     assert synth.count("flow.dispatch") == 3
-    assert synth.index("@leg_synth::") < synth.index(f"@{kernels_mlir.REST_STAGE}::")
+    assert synth.index("@leg_synth::") < synth.index(f"@{REST_STAGE}::")
     assert "affine_map<()[s0] -> (s0 floordiv 16, 1)>" in text
     assert "affine_map<()[s0] -> ((s0 mod 16) ceildiv 4, 1)>" in text
     assert text.count("%gy = arith.select %some, %mcg, %one : index") == 2
-    assert module._variants(plan)["synthesis_sums"] == "tensor cores, whole groups of 16"
+    assert plan.describe().startswith("tensor cores, whole groups of 16")
 
 
 # plan shapes compiled for the targets without a device here (every kernel variant; the
@@ -427,8 +433,8 @@ CUDA_ONLY = [  # Metal GPUs have no float64
 def test_cuda_float64_analysis_shares_a_recurrence_among_two_fields_at_most():
     # four float64 fields per thread took 244 registers in the analysis (BENCHMARKS.md)
     def nf(dtype, fields):
-        return analys_fields_per_thread(Plan.create(31, target="cuda", kernels="mlir",
-                                                    dtype=dtype, fields_per_thread=fields))
+        return mlir_legendre.analysis_fields(Plan.create(
+            31, target="cuda", kernels="mlir", dtype=dtype, fields_per_thread=fields))[0]
     assert (nf("float64", 4), nf("float64", 2), nf("float64", 1)) == (2, 2, 1)
     assert nf("float32", 4) == 4
 
@@ -437,7 +443,7 @@ def test_cuda_float64_analysis_shares_a_recurrence_among_two_fields_at_most():
                          ids=lambda kw: "-".join(f"{k}{v}" for k, v in kw.items()))
 def test_cuda_module_compiles(kw):
     plan = Plan.create(target="cuda", kernels="mlir", **kw)
-    vmfb = pipeline.compile_plan(plan)
+    vmfb = codegen.compile_plan(plan)
     # the PTX of the four stages (one module each; the synthesis on tensor cores two), for
     # sm_80: JIT-compiled on newer GPUs
     assert vmfb.count(b".visible .entry") == 4 + mma_synthesis(plan)
@@ -447,15 +453,15 @@ def test_cuda_module_compiles(kw):
     # lane sums in the Ishioka analysis of one float32 field on more than 384 pairs (lmax
     # 1023 here) or in segments (lmax 511, 721 x 1440: at least 15 steps each, a quarter of
     # order 0's less one); none in the analysis on tensor cores (below)
-    lanes = analys_lane_group(plan, analys_fields_per_thread(plan))
-    pairs = plan.dtype == "float32" and 385 <= plan.npairs <= 512
-    assert lanes == (2 * min(plan.fields_per_thread, 2 if plan.dtype == "float64" else 4)
-                     if plan.fields_per_thread > 1 else 2 if pairs else 1)
     scheme = kernels_mlir.stage_template(plan, "leg_analys").name == "leg_analys.mlir"
+    lanes = mlir_legendre.analysis_fields(plan)[1] if scheme else 1
+    pairs = plan.dtype == "float32" and 385 <= plan.npairs <= 512
+    assert lanes == ((2 * min(plan.fields_per_thread, 2 if plan.dtype == "float64" else 4)
+                      if plan.fields_per_thread > 1 else 2 if pairs else 1) if scheme else 1)
     segments = plan.npairs <= 384 and (plan.lmax // 2 + 1) // 4 - 1 >= 15
     lanes64 = (plan.dtype == "float32" and plan.fields_per_thread == 1
                and (plan.npairs > 384 or segments) and plan.analys_recurrence == "ishioka")
-    assert kernels_mlir.lanes64_analysis(plan) == lanes64
+    assert (plan.variant_names["leg_analys"] in ("lanes64", "lanes64_segments")) == lanes64
     assert (b"shfl.sync.bfly" in vmfb) == (lanes > 1 and scheme or lanes64)
     # float64 arithmetic: float64 plans, and the synthesis of the "ishioka" recurrence (CUDA's
     # default with one field per thread)
@@ -472,7 +478,7 @@ def test_cuda_module_compiles(kw):
     assert mma_synthesis(plan) == tensor
     auto = "recurrence" not in kw and batch and plan.npairs <= 512
     assert mma_analysis(plan) == ((tensor or auto) and plan.npairs <= 512)
-    assert (plan.analysis_recurrence == "ishioka") == auto
+    assert (plan.recurrence == "standard" and plan.analys_recurrence == "ishioka") == auto
     assert (vmfb.count(b"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32")
             == 48 * tensor + 48 * mma_analysis(plan))
 
@@ -480,7 +486,7 @@ def test_cuda_module_compiles(kw):
 @pytest.mark.parametrize("kw", COMPILE_ONLY, ids=lambda kw: "-".join(f"{k}{v}" for k, v in kw.items()))
 def test_metal_module_compiles_and_embeds_msl(kw, tmp_path):
     plan = Plan.create(target="metal", kernels="mlir", **kw)
-    vmfb = pipeline.compile_plan(plan, extra_args=[f"--iree-hal-dump-executable-binaries-to={tmp_path}"])
+    vmfb = codegen.compile_plan(plan, extra_args=[f"--iree-hal-dump-executable-binaries-to={tmp_path}"])
     # one MSL source per stage, embedded (the Metal runtime compiles it at load)
     sources = {p.name: p.read_text() for p in tmp_path.glob("*.metal")}
     for stage in ("leg_synth", "fft_synth", "fft_analys", "leg_analys"):

@@ -15,9 +15,10 @@ pytest.importorskip("iree.compiler")
 from test_fft_stages import (  # noqa: E402
     Stages, check_analys, check_synth, load, mlir_module, mlir_plan)
 
-from ireesht.kernels_mlir import compile_flags, stage_values  # noqa: E402
-from ireesht.pipeline import compile_mlir, template_values  # noqa: E402
-from ireesht.runtime import Session  # noqa: E402
+from ireesht.codegen.mlir.family import compile_flags, stage_values  # noqa: E402
+from ireesht.codegen.module import compile_mlir  # noqa: E402
+from ireesht.codegen.pipeline import template_values  # noqa: E402
+from ireesht.runtime.device import Session  # noqa: E402
 
 CASES = [
     # long rows of the FFT path with radix 3 and 5 passes (NP / 2 = 2^a 3^b 5^c): the grids of

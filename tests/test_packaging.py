@@ -43,7 +43,7 @@ def test_installed_wheel_transforms_outside_the_source_tree(wheel, tmp_path, vul
     Path(purelib, "test_parent.pth").write_text("\n".join(site.getsitepackages()) + "\n")
     subprocess.run([py, "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True)
     script = (
-        "import numpy as np, ireesht, ireesht.reference as r\n"
+        "import numpy as np, ireesht, ireesht.numerics.reference as r\n"
         "assert 'site-packages' in ireesht.__file__, ireesht.__file__\n"
         "m = ireesht.compile(12, use_cache=False, target='vulkan')\n"
         "q = np.random.default_rng().uniform(-1, 1, (2, ireesht.nlm(12, 12))) * (1 + 1j)\n"

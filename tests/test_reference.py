@@ -16,9 +16,9 @@ quadrature on any grid is ``adjoint_synthesis`` applied to
 import numpy as np
 import pytest
 
-from ireesht.grid import make_grid
-from ireesht.layout import lm_index, nlm
-from ireesht.reference import analys, legendre_values, synth
+from ireesht.numerics.grid import make_grid
+from ireesht.numerics.layout import lm_index, nlm
+from ireesht.numerics.reference import analys, legendre_values, synth
 
 ducc0 = pytest.importorskip("ducc0")
 

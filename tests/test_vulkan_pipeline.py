@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import ireesht
-from ireesht import reference
-from ireesht.cli import random_coefficients, rel_l2
+from ireesht.numerics import reference
+from ireesht.numerics.reference import random_coefficients, rel_l2
 
 from checks import BOUNDS, PLAN_SHAPES, check_enqueued_calls, check_plan
 
@@ -47,7 +47,7 @@ def test_batch_of_fields_any_leading_shape(vulkan, rng):
 @pytest.mark.parametrize("nf", [2, 4])
 def test_fields_per_thread_variants(vulkan, rng, nf):
     mod = ireesht.compile(47, fields_per_thread=nf, target="vulkan", kernels="wgsl")
-    assert mod.info["variants"]["fields_per_thread"] == nf
+    assert mod.plan.fields_per_thread == nf and mod.info["variants"]["leg_analys"] == "subgroup"
     check_plan(mod, rng, batch=(5,))  # 5 fields: one partial group
 
 
@@ -84,19 +84,15 @@ def test_device_arrays_stay_on_device(vulkan, rng):
     assert isinstance(f_dev, rt.DeviceArray)
     q_back = mod.analys(f_dev)
     assert isinstance(q_back, rt.DeviceArray)
-    q2 = mod._session.to_numpy(q_back).view(np.complex64)[..., 0]
+    q2 = mod.to_numpy(q_back).view(np.complex64)[..., 0]
     assert rel_l2(q2, q) <= TOL_ROUNDTRIP
 
 
 def test_workgroup_tree_reduction_variant(vulkan, rng):
     # the fallback for devices without subgroup arithmetic, forced here
-    import dataclasses
-
-    from ireesht.module import _build
-    from ireesht.plan import Plan
-
-    mod = _build(dataclasses.replace(Plan.create(63, kernels="wgsl"), subgroups=False), use_cache=True)
-    assert mod.info["variants"]["analysis_reduction"] == "workgroup tree"
+    mod = ireesht.compile(63, target="vulkan", kernels="wgsl", fields_per_thread=4,
+                          variants={"leg_analys": "tree"})
+    assert mod.info["variants"]["leg_analys"] == "tree"
     check_plan(mod, rng)
 
 

@@ -27,11 +27,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from ireesht.kernels_c import DTYPE_BUILDS, STAGES, object_name, source_digest  # noqa: E402
+from ireesht.codegen.c import DTYPE_BUILDS, object_name, source_digest  # noqa: E402
+from ireesht.registry import STAGES  # noqa: E402
 
 SRC = ROOT / "kernels" / "c"
 MANIFEST = SRC / "objects.json"
-# baseline -> target flags; names match ireesht.plan.CPU_BASELINES
+# baseline -> target flags; names match ireesht.host.CPU_BASELINES
 BASELINES = {
     "x86-64-v2": ["-target", "x86_64-none-elf", "-march=x86-64-v2"],
     "x86-64-v3": ["-target", "x86_64-none-elf", "-march=x86-64-v3"],

@@ -1,0 +1,161 @@
+"""The public entry points that compile: ``compile`` (one plan, here, cached on disk) and
+``build`` (one plan for several targets, into an artifact directory). ``load`` needs no
+compiler and lives in ``ireesht.runtime.module``."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from collections.abc import Mapping
+from pathlib import Path
+
+from ireesht.codegen import module as codegen
+from ireesht.host import CPU_BASELINES
+from ireesht.plan import Plan
+from ireesht.registry import TARGETS, VARIANTS
+from ireesht.runtime import artifacts, cache
+from ireesht.runtime import device as rtmod
+from ireesht.runtime.module import Module
+from ireesht.validate import check_choice
+
+
+def compile(
+    lmax: int,
+    mmax: int | None = None,
+    nlat: int | None = None,
+    nphi: int | None = None,
+    grid: str = "gauss",
+    target: str = "auto",
+    dtype: str = "float32",
+    *,
+    kernels: str = "auto",
+    fields_per_thread: int = 1,
+    recurrence: str = "auto",
+    variants: Mapping | None = None,
+    use_cache: bool = True,
+) -> Module:
+    """Build (or fetch from the disk cache) the module of one transform plan.
+
+    Parameters
+    ----------
+    lmax : band limit, >= 0
+    mmax : highest order, <= lmax (default lmax)
+    nlat, nphi : grid size (defaults: Gauss nlat = lmax+1, nphi = 2 (lmax+1); equiangular
+        2 lmax + 1 and 4 lmax)
+    grid : "gauss" (Gauss-Legendre) or "equiangular" (both poles, Clenshaw-Curtis weights)
+    target : "auto" (CUDA if there is a CUDA GPU, else a Vulkan GPU, else Metal, else the
+        CPU), "cuda", "vulkan", "metal" or "cpu"
+    dtype : "float32" or "float64" (not on Metal, nor with the WGSL kernels)
+    kernels : kernel family: "auto" (the target's first: "mlir" on GPUs, "c" on the CPU) or
+        one of the target's (``ireesht.registry.TARGETS``: "wgsl" on Vulkan too)
+    fields_per_thread : fields sharing one Legendre recurrence on GPUs (1, 2 or 4): 4 for
+        batches of many fields, 1 for single fields
+    recurrence : "auto" (the registry's choice: "ishioka" on CUDA with one field per thread,
+        and the analysis of CUDA batch plans on tensor cores), "standard" (float32 recurrence
+        in the plan's dtype) or "ishioka" (float64 recurrence: on GPUs with fast float64)
+    variants : ``{stage: name}`` or ``{stage: {"name": name, param: value}}``: force kernel
+        variants (docs/variants.md lists them); the others are chosen as usual
+    use_cache : reuse a module compiled earlier for the same plan
+
+    Returns
+    -------
+    Module with ``synth``, ``analys``, ``synchronize``, ``to_numpy``, ``info`` (its target,
+    device and ``variants``) and ``save``.
+    """
+    if target == "auto":
+        target = rtmod.auto_target()
+    plan = Plan.create(lmax, mmax, nlat, nphi, grid, target, dtype, kernels, fields_per_thread,
+                       recurrence=recurrence, variants=variants)
+    try:
+        return load_plan(plan, use_cache)
+    except rtmod.ExecutableLoadError:
+        # subgroup arithmetic is the optional device feature of the WGSL kernels
+        if plan.variant_names["leg_analys"] == "subgroup" and not (variants or {}).get(
+                "leg_analys"):
+            fallback = Plan.create(lmax, mmax, nlat, nphi, grid, target, dtype, kernels,
+                                   fields_per_thread, recurrence=recurrence,
+                                   variants={**(variants or {}), "leg_analys": "tree"})
+            try:
+                return load_plan(fallback, use_cache)
+            except rtmod.ExecutableLoadError:
+                pass
+        if plan.dtype == "float64" or "float64" in plan.needs():
+            what = (f"dtype={plan.dtype!r}" if plan.dtype == "float64"
+                    else f"recurrence={plan.recurrence!r}")
+            raise ValueError(f"{what}: the {target} device cannot run float64 kernels (no "
+                             f"shaderFloat64?); expected dtype='float32', "
+                             f"recurrence='standard' here, or target='cpu'") from None
+        raise
+
+
+def load_plan(plan: Plan, use_cache: bool = True) -> Module:
+    """The plan's module, from the disk cache or compiled (and cached), loaded here."""
+    text = codegen.render(plan)
+    # the flags name the host CPU's features for target cpu: part of the key
+    flags = " ".join(codegen.compile_flags(plan))
+    key = hashlib.sha256((text + codegen.digest(plan) + flags).encode()).hexdigest()[:24]
+    t0 = time.perf_counter()
+    vmfb = cache.read(key) if use_cache else None
+    source = "cache"
+    if vmfb is None:
+        vmfb, source = codegen.compile_plan(plan, text), "compiled"
+        cache.write(key, vmfb)
+    info = {"target": plan.target, "module": source, "compile_s": time.perf_counter() - t0,
+            "iree_compiler": codegen.compiler_version()}
+    return Module(vmfb, plan, info)
+
+
+def build(
+    lmax: int,
+    out: str | os.PathLike,
+    targets: tuple[str, ...] = ("vulkan", "cuda", "metal", "cpu"),
+    mmax: int | None = None,
+    nlat: int | None = None,
+    nphi: int | None = None,
+    grid: str = "gauss",
+    dtype: str = "float32",
+    *,
+    fields_per_thread: int = 1,
+    recurrence: str = "auto",
+    cpu_baselines: tuple[str, ...] = ("x86-64-v3", "aarch64"),
+    progress=None,
+) -> Path:
+    """Compile one plan for several targets into directory ``out`` (no device needed).
+
+    A target is ``"cuda"`` (its default kernel family) or ``"vulkan:mlir"`` (a given
+    family); the CPU gets one module per portable baseline in ``cpu_baselines`` (never the
+    host's own features, so the artifacts run on any CPU of that baseline). ``recurrence``
+    (see ``compile``) applies to the targets whose kernels run it, "auto" to each target's
+    default. ``progress(message)`` is called before each compilation. Returns the directory;
+    load it with ``ireesht.load``.
+    """
+    for b in cpu_baselines:
+        check_choice("cpu_baselines", b, CPU_BASELINES)
+    jobs = []
+    for spec in dict.fromkeys(targets):
+        t, _, kernels = spec.partition(":")
+        check_choice("targets", t, TARGETS)
+        for cpu in (cpu_baselines if t == "cpu" else ("host",)):
+            plan = Plan.create(lmax, mmax, nlat, nphi, grid, t, dtype, kernels or "auto",
+                               fields_per_thread, recurrence=_recurrence_for(t, recurrence),
+                               cpu=cpu)
+            jobs.append(plan)
+    modules = []
+    for i, plan in enumerate(jobs):
+        if progress:
+            progress(f"[{i + 1}/{len(jobs)}] {plan.target}"
+                     + (f" ({plan.cpu})" if plan.target == "cpu" else "")
+                     + f", {plan.kernels} kernels")
+        t0 = time.perf_counter()
+        vmfb = codegen.compile_plan(plan)
+        modules.append((plan, vmfb, {**artifacts.requirements(plan),
+                                     "compile_s": round(time.perf_counter() - t0, 2)}))
+    return artifacts.write(out, modules, codegen.compiler_version())
+
+
+def _recurrence_for(target: str, recurrence: str) -> str:
+    """A recurrence named for a build applies to the targets whose kernels run it."""
+    runs = any(v.stage == "leg_synth" and v.recurrence == recurrence and target in v.targets
+               for v in VARIANTS)
+    return recurrence if runs else "auto"

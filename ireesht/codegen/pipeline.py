@@ -1,0 +1,85 @@
+"""The module template and its pieces: ``mlir/pipeline.mlir`` (the exported functions that
+chain the four stage dispatches), ``mlir/ops.mlir`` (the dispatches) and the substitutions
+every kernel family shares (the plan's sizes and its tables' parameters).
+
+A kernel family (``ireesht.codegen.module.FAMILIES``) is a module with ``parts(plan, values)
+-> dict`` (the MLIR text for the placeholders ``aliases``, ``module_attrs``, ``executables``,
+``op_leg_synth``, ``op_fft_synth``, ``op_fft_analys``, ``op_leg_analys``),
+``compile_flags(plan) -> list[str]`` and ``digest(plan) -> str`` (a hash of the kernel sources
+or binaries, part of the cache key).
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+from ireesht.codegen.resources import data_dir
+from ireesht.numerics import fourier
+from ireesht.tables import table_shapes
+from ireesht.registry import STAGES
+
+
+def mlir_dir() -> Path:
+    """Directory of the pipeline templates (package ``ireesht.mlir``)."""
+    return data_dir("ireesht.mlir", "mlir", "pipeline.mlir")
+
+
+def _tables(plan, fn: str, names: tuple[str, ...]) -> dict[str, str]:
+    """The table parameters, arguments and types of function ``fn`` ("synth" or "analys") in
+    pipeline.mlir, and of its Legendre dispatch in ops.mlir (all tables but the twiddles),
+    for the tables ``names`` in order."""
+    types = {k: f"tensor<{shape}x{et}>" for k, (shape, et) in table_shapes(plan).items()}
+    leg = [n for n in names if n != "twiddle"]
+    return {
+        f"{fn}_table_params": ", ".join(f"%{n}: {types[n]}" for n in names),
+        f"{fn}_table_args": ", ".join(f"%{n}" for n in names),
+        f"{fn}_table_types": ", ".join(types[n] for n in names),
+        f"leg_{fn}_table_args": ", ".join(f"%{n}" for n in leg),
+        f"leg_{fn}_table_types": ", ".join(types[n] for n in leg),
+        f"leg_{fn}_bindings": "\n".join(
+            f"  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // {n}" for n in leg),
+    }
+
+
+def template_values(plan) -> dict:
+    """The sizes every template may use (``${lmax}``, ``${npairs}``, ...), and the tables
+    of both functions (``_tables``)."""
+    return dict(
+        **_tables(plan, "synth", plan.synth_tables),
+        **_tables(plan, "analys", plan.analys_tables),
+        ft={"float32": "f32", "float64": "f64"}[plan.dtype],
+        lmax=plan.lmax,
+        mmax=plan.mmax,
+        nlat=plan.nlat,
+        nphi=plan.nphi,
+        ntw=fourier.twiddle_rows(plan.nphi),
+        npairs=plan.npairs,
+        mc=plan.mc,
+        nlm=plan.nlm,
+        leg_synth_out="F",  # mlir/ops.mlir
+        leg_synth_ws="F_ws",
+    )
+
+
+def split_sections(text: str, marker: str = "stage") -> dict[str, str]:
+    """The sections of a template, each starting at a ``// <marker>: <key>`` line."""
+    pieces = re.split(rf"^// {marker}: (\w+)\n", text, flags=re.M)
+    return {key: body.rstrip("\n") for key, body in zip(pieces[1::2], pieces[2::2])}
+
+
+def read_sections(name: str, values: dict) -> dict[str, str]:
+    """The sections of template ``mlir/<name>``, cut at ``// stage: <key>`` lines and
+    substituted with ``values``: ``{key: text}``."""
+    sections = split_sections((mlir_dir() / name).read_text())
+    return {key: string.Template(body).substitute(values) for key, body in sections.items()}
+
+
+def stage_ops(values: dict, dispatch: dict[str, str], clauses: dict[str, str]) -> dict[str, str]:
+    """The four dispatches of mlir/ops.mlir (``op_<stage>``) for a family whose op and
+    callee for each stage are ``dispatch[stage]`` (``flow.dispatch @exe::@v::@main[%b]``)
+    and whose text after the types is ``clauses[stage]`` (empty for ``flow.dispatch``)."""
+    subs = {**values, **{f"dispatch_{s}": dispatch[s] for s in STAGES},
+            **{f"clauses_{s}": clauses.get(s, "") for s in STAGES}}
+    return read_sections("ops.mlir", subs)

@@ -1,0 +1,337 @@
+"""The variant registry: every target and every kernel variant, declared once as data, and
+the one function that chooses a plan's variants (``select``).
+
+A plan runs four stages (``STAGES``). For each stage a kernel family offers one or more
+variants; ``select`` picks one per stage, once, when the plan is made, and everything after
+(tables, code generation, ``info["variants"]``) reads that choice. Adding a variant means
+adding a ``Variant`` row below and its template (and, for generated code, the function named
+in ``values``); adding a target, a ``Target`` row. ``python -m ireesht variants`` writes
+docs/variants.md from this table.
+
+Imports no code generator: a variant names the function that renders its template
+(``values``, "module:function" under ``ireesht.codegen``), which only code generation loads.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+
+from ireesht import geometry as geo
+
+# the four stages of every plan, in the order of their dispatches
+STAGES = ("leg_synth", "fft_synth", "fft_analys", "leg_analys")
+DTYPES = ("float32", "float64")
+RECURRENCES = ("standard", "ishioka")
+FIELDS_PER_THREAD = (1, 2, 4)
+
+
+@dataclasses.dataclass(frozen=True)
+class Target:
+    """A compilation target: its IREE driver, kernel families (the first is the default of
+    ``kernels="auto"``), the dtypes its devices run, and what its modules need from the
+    machine (for the manifest)."""
+
+    name: str
+    driver: str
+    families: tuple[str, ...]
+    dtypes: tuple[str, ...]
+    needs: str
+
+
+TARGETS = {t.name: t for t in (
+    Target("vulkan", "vulkan", ("mlir", "wgsl"), DTYPES,
+           "SPIR-V 1.3, Vulkan 1.1 (subgroup arithmetic optional)"),
+    Target("cuda", "cuda", ("mlir",), DTYPES, "PTX, sm_80 and newer"),
+    # Metal GPUs have no float64 at all
+    Target("metal", "metal", ("mlir",), ("float32",), "MSL source (Apple GPUs)"),
+    Target("cpu", "local-task", ("c",), DTYPES, "a CPU of the module's baseline"),
+)}
+
+
+def _always(req) -> bool:
+    return True
+
+
+def _never(req) -> bool:
+    return False
+
+
+def _cuda_one_field(req) -> bool:
+    return req.target == "cuda" and req.fields_per_thread == 1
+
+
+@dataclasses.dataclass(frozen=True)
+class Variant:
+    """One kernel variant of one stage of one kernel family.
+
+    ``serves(req, params)``: whether it can run the request at all (besides ``targets`` and
+    ``dtypes``); ``prefer(req)``: whether it goes before the rows after it among the variants
+    of its recurrence; ``auto(req)``: whether ``recurrence="auto"`` takes it (with
+    ``prefer``). ``tables``: the device tables its dispatch reads, in binding order
+    (``ireesht.tables``). ``params``: tunable parameters and their defaults (a
+    plan may set them, ``compile(variants=...)``). ``needs``: device features beyond the
+    target's baseline ("float64", "subgroup_shuffle", "subgroup_arithmetic").
+    """
+
+    family: str
+    stage: str
+    name: str
+    label: str  # what ``Plan.describe`` shows
+    reason: str  # why auto picks it when it does, one line
+    evidence: str  # the BENCHMARKS.md section that justifies it
+    template: str
+    values: str = ""  # "module:function" under ireesht.codegen (generated code)
+    tables: tuple[str, ...] = ()
+    targets: tuple[str, ...] = ()
+    dtypes: tuple[str, ...] = DTYPES
+    recurrence: str = "standard"
+    serves: Callable = lambda req, params: True
+    prefer: Callable = _always
+    auto: Callable = _always
+    params: Mapping[str, int] = dataclasses.field(default_factory=dict)
+    needs: tuple[str, ...] = ()
+
+    def can_run(self, req, params: Mapping[str, int] | None = None) -> bool:
+        return (req.target in self.targets and req.dtype in self.dtypes
+                and self.serves(req, {**self.params, **(params or {})}))
+
+
+_ISHIOKA_TABLES = ("xtab", "seedtab", "polar", "chain")
+_STANDARD_TABLES = ("xtab", "seedtab", "polar", "coef", "stab")
+_GPU = ("cuda", "vulkan", "metal")
+
+
+def _tensor_cores(req, params) -> bool:
+    # float32 batches of four fields per thread whose seeds all start live (no careful loop)
+    return (req.fields_per_thread == 4 and req.npairs >= geo.MMA_PAIRS
+            and geo.lowest_level(req) >= 0)
+
+
+def _lanes64(req, params) -> bool:
+    # a level -1 pair runs scaled, its parts inversely; nothing below
+    return geo.lowest_level(req, params["live_bits"]) >= -1
+
+
+def _lanes64_segments(req, params) -> bool:
+    return (req.npairs <= geo.LANES64_SEGMENT_PAIRS and geo.lowest_level(req) == 0
+            and geo.lanes64_segment_steps(req, params["segment_min"]) > 0)
+
+
+def _ishioka_analysis(req, params) -> bool:
+    return geo.ishioka_analys_shape(req) is not None and geo.lowest_level(req) >= 0
+
+
+def _lane_sums_preferred(req) -> bool:
+    lo, hi = geo.LANE_PAIR_GRIDS
+    return req.target == "cuda" and (req.fields_per_thread > 1 or (
+        req.dtype == "float32" and lo <= req.npairs <= hi))
+
+
+_SCALING = dict(geo.ISHIOKA_SCALING)
+_LANES64 = {"wg": 128, "pairs": 8, "live_bits": geo.ISHIOKA_SCALING["live_bits"]}
+
+VARIANTS: tuple[Variant, ...] = (
+    # --- MLIR family: Legendre synthesis, in order of preference --------------------------
+    Variant("mlir", "leg_synth", "tensor_cores", "tensor cores, whole groups of 16",
+            "never by auto: the batch size is known only at the call, and it pays off from 16 "
+            "fields per call at lmax 720-1023 (ask for recurrence='ishioka')",
+            "CUDA, 16 fields", "leg_synth_mma.mlir", "mlir.mma:synth_values",
+            _ISHIOKA_TABLES, ("cuda",), ("float32",), "ishioka", _tensor_cores, auto=_never,
+            needs=("float64", "tensor_cores")),
+    Variant("mlir", "leg_synth", "ishioka", "ishioka",
+            "float64 recurrence: on GPUs with half-rate float64 faster than the float32 scheme "
+            "and ten times more accurate for one field per thread",
+            "CUDA, one field", "leg_synth_ishioka.mlir", "mlir.ishioka:synth_values",
+            _ISHIOKA_TABLES, ("cuda", "vulkan"), recurrence="ishioka", auto=_cuda_one_field,
+            params={**_SCALING, "past_groups": 0}, needs=("float64",)),
+    Variant("mlir", "leg_synth", "standard", "standard",
+            "float32 recurrence with exact coefficients and rescaling: every GPU",
+            "Vulkan", "leg_synth.mlir", "mlir.legendre:synth_values", _STANDARD_TABLES, _GPU),
+    # --- MLIR family: Legendre analysis ---------------------------------------------------
+    Variant("mlir", "leg_analys", "tensor_cores", "tensor cores",
+            "batches of four fields per thread on 256-512 latitude pairs: 37% faster from 8 "
+            "fields per call, at most 6% slower up to 4",
+            "CUDA, 16 fields", "leg_analys_mma.mlir", "mlir.mma:analys_values",
+            _ISHIOKA_TABLES + ("wtab",), ("cuda",), ("float32",), "ishioka",
+            lambda req, params: _tensor_cores(req, params) and req.npairs <= geo.MMA_ANALYS_PAIRS,
+            needs=("float64", "tensor_cores")),
+    Variant("mlir", "leg_analys", "lanes64_segments", "float64 lane sums, segments of {steps} steps",
+            "grids of at most 384 pairs: segments keep every SM busy (lmax 127 2x, 255 1.6x "
+            "faster than the transposed sums)",
+            "CUDA, one field", "leg_analys_lanes64.mlir", "mlir.lanes64:analys_values",
+            _ISHIOKA_TABLES + ("wtab", "restart_rows", "restart"), ("cuda", "vulkan"),
+            ("float32",), "ishioka", lambda req, params: _lanes64(req, params)
+            and _lanes64_segments(req, params),
+            prefer=_cuda_one_field, auto=_cuda_one_field,
+            params={**_LANES64, "segment_min": geo.LANES64_SEGMENT_MIN},
+            needs=("float64", "subgroup_shuffle")),
+    Variant("mlir", "leg_analys", "lanes64", "float64 lane sums",
+            "grids of more than 384 pairs: 10% faster at lmax 1023, 20% at 2047 than the "
+            "float32 scheme, error 9.4e-7 -> 1.1e-7",
+            "CUDA, one field", "leg_analys_lanes64.mlir", "mlir.lanes64:analys_values",
+            _ISHIOKA_TABLES + ("wtab",), ("cuda", "vulkan"), ("float32",), "ishioka", _lanes64,
+            prefer=lambda req: _cuda_one_field(req) and req.npairs > geo.LANES64_SEGMENT_PAIRS,
+            auto=_cuda_one_field, params=_LANES64, needs=("float64", "subgroup_shuffle")),
+    Variant("mlir", "leg_analys", "ishioka", "transposed sums",
+            "float64 recurrence where one workgroup holds an order's pairs (at most 384)",
+            "CUDA, one field", "leg_analys_ishioka.mlir", "mlir.ishioka:analys_values",
+            _ISHIOKA_TABLES + ("wtab",), ("cuda", "vulkan"), ("float32",), "ishioka",
+            _ishioka_analysis,
+            prefer=lambda req: req.fields_per_thread == 1 or req.target != "cuda",
+            auto=_cuda_one_field, needs=("float64",)),
+    Variant("mlir", "leg_analys", "lane_sums", "lane sums, workgroup rows",
+            "CUDA with several fields per thread (or one on 385-512 pairs): each degree's "
+            "values summed over lanes by shuffles",
+            "CUDA, 16 fields", "leg_analys.mlir", "mlir.legendre:analys_values",
+            _STANDARD_TABLES + ("wtab",), _GPU, prefer=_lane_sums_preferred,
+            needs=("subgroup_shuffle",)),
+    Variant("mlir", "leg_analys", "rows", "workgroup rows",
+            "float32 recurrence, sums in workgroup memory, no subgroup operation: every GPU",
+            "Vulkan", "leg_analys.mlir", "mlir.legendre:analys_values",
+            _STANDARD_TABLES + ("wtab",), _GPU),
+    # --- MLIR family: Fourier stages ------------------------------------------------------
+    Variant("mlir", "fft_synth", "fft", "fft",
+            "Stockham FFT in workgroup memory (radix 16, 8, 4, 2, 3, 5) where nphi / 2 is "
+            "2^a 3^b 5^c and nphi <= 4096, else a direct DFT",
+            "Vulkan", "fft_synth.mlir", "mlir.fft:stage_values", ("twiddle",), _GPU),
+    Variant("mlir", "fft_analys", "fft", "fft", "as fft_synth", "Vulkan", "fft_analys.mlir",
+            "mlir.fft:stage_values", ("twiddle",), _GPU),
+    # --- WGSL family (Vulkan, SPIR-V from naga) -------------------------------------------
+    Variant("wgsl", "leg_synth", "standard", "standard", "the family's one synthesis",
+            "Vulkan", "leg_synth_nf{nf}.spv", tables=_STANDARD_TABLES, targets=("vulkan",),
+            dtypes=("float32",)),
+    Variant("wgsl", "leg_analys", "subgroup", "subgroup",
+            "subgroup arithmetic sums the latitudes where the device has it", "Vulkan",
+            "leg_analys_nf{nf}_sg1.spv", tables=_STANDARD_TABLES + ("wtab",),
+            targets=("vulkan",), dtypes=("float32",), needs=("subgroup_arithmetic",)),
+    Variant("wgsl", "leg_analys", "tree", "workgroup tree",
+            "devices without subgroup arithmetic (compile falls back to it)", "Vulkan",
+            "leg_analys_nf1_sg0.spv", tables=_STANDARD_TABLES + ("wtab",),
+            targets=("vulkan",), dtypes=("float32",)),
+    Variant("wgsl", "fft_synth", "fft", "fft", "the family's one FFT (powers of two)",
+            "Vulkan", "fft_synth.spv", tables=("twiddle",), targets=("vulkan",),
+            dtypes=("float32",)),
+    Variant("wgsl", "fft_analys", "fft", "fft", "as fft_synth", "Vulkan", "fft_analys.spv",
+            tables=("twiddle",), targets=("vulkan",), dtypes=("float32",)),
+    # --- C family (CPU, objects per baseline) ---------------------------------------------
+    Variant("c", "leg_synth", "c", "four fields per work item", "the family's one synthesis",
+            "CPU", "leg_synth{f64}_{baseline}.o", tables=_STANDARD_TABLES, targets=("cpu",)),
+    Variant("c", "fft_synth", "c", "fft", "the family's one FFT", "CPU",
+            "fft_synth{f64}_{baseline}.o", tables=("twiddle",), targets=("cpu",)),
+    Variant("c", "fft_analys", "c", "fft", "the family's one FFT", "CPU",
+            "fft_analys{f64}_{baseline}.o", tables=("twiddle",), targets=("cpu",)),
+    Variant("c", "leg_analys", "c", "four fields per work item", "the family's one analysis",
+            "CPU", "leg_analys{f64}_{baseline}.o", tables=_STANDARD_TABLES + ("wtab",),
+            targets=("cpu",)),
+)
+
+_BY_KEY = {(v.family, v.stage, v.name): v for v in VARIANTS}
+assert len(_BY_KEY) == len(VARIANTS), "variant names repeat within a family's stage"
+
+
+def variant(family: str, stage: str, name: str) -> Variant:
+    """The registry's row for a variant."""
+    return _BY_KEY[(family, stage, name)]
+
+
+def candidates(family: str, stage: str) -> tuple[Variant, ...]:
+    """The variants of one family's stage, in order of preference."""
+    return tuple(v for v in VARIANTS if v.family == family and v.stage == stage)
+
+
+Choice = tuple  # (stage, name, ((param, value), ...)): one stage's resolved variant
+
+
+def resolve(req, stage: str, spec) -> Choice:
+    """A variant asked for by name (``"lanes64"``) or with parameters (``{"name":
+    "lanes64", "wg": 32}``): it must exist and serve the request."""
+    options = candidates(req.kernels, stage)
+    if isinstance(spec, str):
+        spec = {"name": spec}
+    if not isinstance(spec, Mapping) or not isinstance(spec.get("name"), str):
+        raise ValueError(f"variants[{stage!r}]={spec!r}: expected a variant name or a dict "
+                         f"with 'name' and parameters")
+    name = spec["name"]
+    params = {k: v for k, v in spec.items() if k != "name"}
+    names = [v.name for v in options]
+    if name not in names:
+        raise ValueError(f"variants[{stage!r}]={name!r}: expected one of {names} for "
+                         f"kernels={req.kernels!r}")
+    v = variant(req.kernels, stage, name)
+    unknown = sorted(set(params) - set(v.params))
+    if unknown:
+        raise ValueError(f"variants[{stage!r}]: parameters {unknown} of {name!r}: expected "
+                         f"some of {sorted(v.params)}")
+    for key, value in params.items():
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"variants[{stage!r}][{key!r}]={value!r}: expected an integer")
+    if not v.can_run(req, params):
+        serving = [o.name for o in options if o.can_run(req)]
+        raise ValueError(f"variants[{stage!r}]={name!r} cannot run target={req.target!r}, "
+                         f"dtype={req.dtype!r}, fields_per_thread={req.fields_per_thread} on "
+                         f"{req.nlat} x {req.nphi}: expected one of {serving}")
+    return (stage, name, tuple(sorted({**v.params, **params}.items())))
+
+
+def select(req, recurrence: str = "auto", forced: Mapping | None = None) -> tuple[Choice, ...]:
+    """The variant of each stage for a validated request (``ireesht.plan.Request``): those
+    in ``forced`` (``{stage: name or {"name": ..., param: value}}``) as given; the others,
+    among those that can run the request, in the registry's order, the first that
+    ``recurrence`` ("standard", "ishioka": ``prefer``; "auto": ``prefer`` and ``auto``)
+    takes. An analysis with no variant of the recurrence asked for takes the standard one.
+    Raises ValueError for an unknown or unfit variant, or a recurrence no synthesis runs."""
+    forced = dict(forced or {})
+    unknown = sorted(set(forced) - set(STAGES))
+    if unknown:
+        raise ValueError(f"variants: stages {unknown}: expected some of {list(STAGES)}")
+    out = []
+    for stage in STAGES:
+        if stage in forced:
+            out.append(resolve(req, stage, forced[stage]))
+            continue
+        options = [v for v in candidates(req.kernels, stage) if v.can_run(req)]
+        if recurrence == "auto":
+            picked = [v for v in options if v.prefer(req) and v.auto(req)]
+        else:
+            if stage == "leg_synth" and not any(v.recurrence == recurrence for v in options):
+                raise ValueError(
+                    f"recurrence={recurrence!r} runs in float64 in the mlir kernels on cuda or "
+                    f"vulkan; expected recurrence='standard' with target={req.target!r}, "
+                    f"kernels={req.kernels!r}")
+            picked = [v for v in options if v.recurrence == recurrence and v.prefer(req)]
+            if not picked:  # no variant of that recurrence: the standard ones
+                picked = [v for v in options if v.recurrence == "standard" and v.prefer(req)]
+        if not picked:
+            raise ValueError(f"no {stage} variant of kernels={req.kernels!r} runs "
+                             f"target={req.target!r}, dtype={req.dtype!r}")
+        out.append((stage, picked[0].name, tuple(sorted(picked[0].params.items()))))
+    return tuple(out)
+
+
+def docs_table() -> str:
+    """docs/variants.md: every variant with what it serves and when ``"auto"`` takes it."""
+    lines = ["# Kernel variants", "",
+             "Generated from `ireesht/registry.py` by `python -m ireesht variants > "
+             "docs/variants.md`; do not edit by hand. `select` takes, for each stage, the "
+             "first row of the plan's kernel family that can run the plan and that the "
+             "plan's recurrence takes; `compile(..., variants={stage: name})` forces one.", ""]
+    for family in ("mlir", "wgsl", "c"):
+        lines += [f"## Family `{family}`", "",
+                  "| stage | variant | targets | dtypes | recurrence | template | tables | "
+                  "needs | parameters | auto takes it | evidence (BENCHMARKS.md) |",
+                  "|---|---|---|---|---|---|---|---|---|---|---|"]
+        for v in VARIANTS:
+            if v.family != family:
+                continue
+            params = ", ".join(f"{k}={x}" for k, x in v.params.items()) or "-"
+            lines.append(f"| {v.stage} | `{v.name}` | {', '.join(v.targets)} | "
+                         f"{', '.join(v.dtypes)} | {v.recurrence} | `{v.template}` | "
+                         f"{', '.join(v.tables)} | {', '.join(v.needs) or '-'} | {params} | "
+                         f"{v.reason} | {v.evidence} |")
+        lines.append("")
+    lines += ["## Targets", "", "| target | IREE driver | families (first: default) | dtypes |",
+              "|---|---|---|---|"]
+    lines += [f"| {t.name} | {t.driver} | {', '.join(t.families)} | {', '.join(t.dtypes)} |"
+              for t in TARGETS.values()]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,250 @@
+"""The IREE runtime side: devices, loading a compiled module, calls, host <-> device copies.
+
+Needs only ``iree-base-runtime`` and numpy (no compiler), so saved modules load anywhere.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+import iree.runtime as rt
+
+from ireesht import host
+from ireesht.registry import TARGETS
+
+# IREE driver used for each ireesht target
+DRIVERS = {name: t.driver for name, t in TARGETS.items()}
+
+
+class ExecutableLoadError(RuntimeError):
+    """The device could not create one of the module's kernels (a missing device feature)."""
+
+
+def scan_drivers() -> dict[str, list[dict] | str]:
+    """Every IREE HAL driver built into the runtime: its devices, or why it has none."""
+    found: dict[str, list[dict] | str] = {}
+    for name in rt.query_available_drivers():
+        try:
+            found[name] = rt.get_driver(name).query_available_devices()
+        except (RuntimeError, ValueError) as e:  # no loader / no ICD / no CUDA library
+            found[name] = str(e).strip().splitlines()[0]
+    return found
+
+
+def describe_device(driver: str, device: dict) -> dict[str, str]:
+    """What a device supports that the kernels care about: fp64 and subgroup arithmetic."""
+    if driver == "vulkan":
+        dump = rt.get_driver(driver).dump_device_info(device["device_id"])
+        fields = dict(line.split(": ", 1) for line in dump.splitlines() if ": " in line)
+        sub = dict(kv.split("=", 1) for kv in fields.get("subgroup", "").split() if "=" in kv)
+        ops = int(sub.get("operations", "0"), 16)
+        return {"type": fields.get("type", "?"),
+                "subgroup arithmetic": f"yes (size {sub.get('size')})" if ops & 0x8 else "no",
+                "fp64": "not reported by IREE (ireesht check tries it)"}
+    if driver == "cuda":
+        return {"fp64": "yes", "subgroup arithmetic": "yes (warp 32)"}
+    if driver == "metal":
+        return {"fp64": "no", "subgroup arithmetic": "yes (SIMD-group 32)"}
+    if driver in ("local-task", "local-sync"):
+        return {"fp64": "yes", "cpu baselines": ",".join(sorted(host.cpu_baselines())) or "?"}
+    return {}
+
+
+def available_drivers() -> list[str]:
+    """IREE HAL drivers that have at least one device on this machine."""
+    return [name for name, devices in scan_drivers().items() if isinstance(devices, list) and devices]
+
+
+SOFTWARE_DEVICES = ("llvmpipe", "lavapipe", "swiftshader")
+
+
+def is_software(name: str) -> bool:
+    """Whether a Vulkan device is a CPU emulation (Mesa's lavapipe, SwiftShader)."""
+    return any(s in name.lower() for s in SOFTWARE_DEVICES)
+
+
+def auto_target(found: dict | None = None) -> str:
+    """The target ``target="auto"`` picks: CUDA if a CUDA GPU is present, else a Vulkan
+    device that is a real GPU, else Metal, else the CPU (lavapipe is slower than the CPU
+    target, BENCHMARKS.md)."""
+    found = scan_drivers() if found is None else found
+    if _devices(found, "cuda"):
+        return "cuda"
+    if has_vulkan_gpu(found):
+        return "vulkan"
+    if _devices(found, "metal"):
+        return "metal"
+    return "cpu"
+
+
+def has_vulkan_gpu(found: dict) -> bool:
+    """Whether ``scan_drivers()`` found a Vulkan device that is not a CPU emulation."""
+    return any(not is_software(d.get("name", "")) for d in _devices(found, "vulkan"))
+
+
+def _devices(found: dict, driver: str) -> list[dict]:
+    devices = found.get(driver)
+    return devices if isinstance(devices, list) else []
+
+
+def open_device(target: str, device: str | None = None):
+    """A device of the target's IREE driver, with a clear error when there is none.
+
+    ``device`` is an IREE device URI (``"cuda://0"``, ``"vulkan://<path>"`` with the path
+    ``ireesht devices`` lists); by default the
+    first device, a real GPU before a software Vulkan driver. IREE runtime flags (e.g.
+    ``--vulkan_dedicated_compute_queue=false``) can be given in ``$IREESHT_IREE_FLAGS``;
+    they apply to devices created afterwards. Returns ``(device, name)``.
+    """
+    driver = DRIVERS[target]
+    flags = os.environ.get("IREESHT_IREE_FLAGS", "").split()
+    if flags:
+        rt.flags.parse_flags(*flags)
+    try:
+        devices = rt.get_driver(driver).query_available_devices()
+    except (RuntimeError, ValueError) as e:  # no loader / no ICD / driver not built in
+        devices, why = [], str(e)
+    else:
+        why = "no device found"
+    if not devices:
+        raise RuntimeError(
+            f"target={target!r}: IREE's {driver!r} driver has no device ({why.strip()}); "
+            f"drivers with a device here: {available_drivers()}"
+            + ("; on Debian, `apt-get install mesa-vulkan-drivers` gives a CPU Vulkan driver"
+               if driver == "vulkan" else "")
+        )
+    if device is not None:
+        if not device.startswith(driver + "://"):
+            raise ValueError(f"device={device!r}: expected an IREE URI of the {driver!r} "
+                             f"driver, like {driver}://0")
+        name = next((d.get("name", device) for d in devices
+                     if d.get("path") and device.endswith(d["path"])), device)
+        try:
+            return rt.get_device(device), name
+        except (RuntimeError, ValueError) as e:
+            raise ValueError(f"device={device!r}: {str(e).strip().splitlines()[0]}; "
+                             f"devices here: {[d.get('name') for d in devices]}") from None
+    if driver == "local-task":
+        return rt.get_device(driver), host.cpu_name()
+    best = min(range(len(devices)), key=lambda i: is_software(devices[i].get("name", "")))
+    chosen = devices[best]
+    uri = f"{driver}://{chosen['path']}" if best and chosen.get("path") else driver
+    return rt.get_device(uri), chosen.get("name", driver)
+
+
+class Session:
+    """A loaded module on one device."""
+
+    def __init__(self, vmfb: bytes, target: str, device: str | None = None):
+        self.device, self.device_name = open_device(target, device)
+        self.config = rt.Config(device=self.device)
+        vm_module = rt.VmModule.copy_buffer(self.config.vm_instance, vmfb)
+        try:
+            self.context = rt.SystemContext(vm_modules=[vm_module], config=self.config)
+        except RuntimeError as e:
+            if "executable" in str(e) or "Pipelines" in str(e):
+                raise ExecutableLoadError(str(e)) from e
+            raise
+        self.functions = self.context.modules[vm_module.name]
+        self._vm_module = vm_module
+        self._invokers: dict[str, object] = {}  # looking a function up costs ~5 us per call
+        # Calls of coarse-fences functions (enqueue) run in the order they were enqueued:
+        # call k waits for value k of this timeline and signals k + 1.
+        self._timeline = self.device.create_semaphore(0)
+        self._enqueued = 0
+
+    def upload(self, array: np.ndarray) -> rt.DeviceArray:
+        """Copy a host array to the device (once; pass the result on every call)."""
+        return rt.asdevicearray(self.device, np.ascontiguousarray(array))
+
+    def empty(self, shape: tuple[int, ...], dtype=np.float32) -> rt.DeviceArray:
+        """A device array whose contents are undefined (one upload when made)."""
+        return rt.asdevicearray(self.device, np.empty(shape, dtype))
+
+    def call(self, name: str, *args) -> rt.DeviceArray:
+        """Call a function of IREE's synchronous ABI, after every enqueued call is done
+        (its arguments may be their results); returns its results."""
+        self.synchronize()
+        fn = self._invokers.get(name)
+        if fn is None:
+            fn = self._invokers[name] = self.functions[name]
+        return fn(*args)
+
+    def enqueue(self, name: str, *args: rt.DeviceArray) -> None:
+        """Enqueue a call of a coarse-fences function (``iree.abi.model = "coarse-fences"``
+        in mlir/pipeline.mlir) on device arrays ``args`` and return at once. It starts once
+        every call enqueued before it is done; its results (written into buffers among
+        ``args``: the functions return nothing else that is needed) are ready when
+        ``synchronize()`` returns."""
+        fn = self._invokers.get(name)
+        if fn is None:
+            fn = self._invokers[name] = self._vm_module.lookup_function(name)
+        arg_list = rt.VmVariantList(len(args) + 2)
+        for a in args:
+            arg_list.push_ref(a._buffer_view)
+        arg_list.push_ref(rt.HalFence.create_at(self._timeline, self._enqueued))
+        arg_list.push_ref(rt.HalFence.create_at(self._timeline, self._enqueued + 1))
+        self.context.vm_context.invoke(fn, arg_list, rt.VmVariantList(2))
+        self._enqueued += 1
+
+    def synchronize(self) -> None:
+        """Wait until every enqueued call is done; raises the device's error if one failed."""
+        rt.HalFence.create_at(self._timeline, self._enqueued).wait()
+
+    def to_numpy(self, array: rt.DeviceArray) -> np.ndarray:
+        """Copy a device array to a new host array once every enqueued call is done (see
+        :func:`to_numpy`)."""
+        return to_numpy(self.device, array, rt.HalFence.create_at(self._timeline, self._enqueued))
+
+
+def to_numpy(device, array: rt.DeviceArray | rt.HalBufferView,
+             after: rt.HalFence | None = None) -> np.ndarray:
+    """Copy a device result to a new host array through a host-visible staging buffer,
+    once fence ``after`` is reached (at once without one).
+
+    ``DeviceArray.to_host()`` / ``np.asarray`` fail on IREE 3.13's Vulkan driver: they
+    import a fresh numpy allocation, and Vulkan imports only 4096-byte aligned host memory.
+    A queue copy into a mappable buffer works on every driver.
+    """
+    view = array._buffer_view if isinstance(array, rt.DeviceArray) else array
+    src = view.get_buffer()
+    staging = device.allocator.allocate_buffer(
+        memory_type=int(rt.MemoryType.HOST_LOCAL | rt.MemoryType.DEVICE_VISIBLE),
+        allowed_usage=int(rt.BufferUsage.TRANSFER_TARGET | rt.BufferUsage.MAPPING_SCOPED),
+        allocation_size=src.byte_length(),
+    )
+    sem = device.create_semaphore(0)
+    device.queue_copy(
+        src, staging,
+        wait_semaphores=rt.HalFence.create_at(sem, 0) if after is None else after,
+        signal_semaphores=rt.HalFence.create_at(sem, 1),
+    )
+    rt.HalFence.create_at(sem, 1).wait()
+    dtype = rt.HalElementType.map_to_dtype(view.element_type)
+    return np.array(staging.map().asarray(tuple(view.shape), dtype))  # copy out of the mapping
+
+
+def is_device_array(value) -> bool:
+    return isinstance(value, rt.DeviceArray)
+
+
+def check_device_array(
+    name: str, array, trailing: tuple[int, ...], dtype=np.float32, batch: int | None = None
+) -> int:
+    """Device inputs are not copied to the host, so only shape and dtype are checked.
+    Returns the leading (batch) dimension."""
+    if not is_device_array(array):
+        raise ValueError(f"{name}: {type(array).__name__}, expected an iree.runtime.DeviceArray")
+    # from the buffer view: DeviceArray.shape goes through numpy's function dispatch (1.5 us
+    # against 0.2, on every call of the device-array path)
+    shape = tuple(array._buffer_view.shape)
+    lead = "B" if batch is None else str(batch)
+    if (len(shape) != len(trailing) + 1 or shape[1:] != trailing or array.dtype != dtype
+            or (batch is not None and shape[0] != batch)):
+        raise ValueError(
+            f"{name}: device array {shape} {array.dtype}, expected ({lead}, "
+            + ", ".join(map(str, trailing)) + f") {np.dtype(dtype).name}"
+        )
+    return shape[0]

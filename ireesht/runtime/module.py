@@ -1,0 +1,242 @@
+"""``Module``: a compiled plan loaded on a device, with its tables resident there."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ireesht import host
+from ireesht.tables import device_tables
+from ireesht.plan import Plan
+from ireesht.runtime import artifacts
+from ireesht.runtime import device as rtmod
+from ireesht.validate import check_finite
+
+
+class Module:
+    """A compiled plan, loaded on a device with its tables resident there.
+
+    ``synth(qlm)``: ``(..., nlm)`` complex coefficients (packed m-major, see
+    ``ireesht.numerics.layout``) -> ``(..., nlat, nphi)`` real field.
+    ``analys(f)``: ``(..., nlat, nphi)`` real field -> ``(..., nlm)`` complex coefficients.
+    numpy in, numpy out (computed in the plan's dtype). Device arrays in
+    (``iree.runtime.DeviceArray`` in the kernel layout, of the plan's dtype: ``(B, nlm, 2)``
+    for synth, ``(B, nlat, nphi)`` for analys), device arrays out, with no host copy;
+    ``to_numpy`` copies one to the host.
+
+    Calls return when their result is ready, except ``synth(q, out=f, sync=False)`` /
+    ``analys(f, out=q, sync=False)`` on device arrays: these enqueue the call and return
+    at once, so that the host's cost of the next call overlaps the device's work. Calls
+    of one module run in the order they were made (each may read the last one's result);
+    an enqueued call's ``out`` holds its result once ``synchronize()`` (or any call without
+    ``sync=False``, or ``to_numpy``) has returned.
+
+    Each call writes into device buffers kept for the last batch size (the intermediate
+    F, and for numpy inputs the result too), so that IREE allocates nothing per call;
+    they stay allocated as long as the module lives.
+    """
+
+    def __init__(self, vmfb: bytes, plan: Plan, info: dict[str, Any], device: str | None = None):
+        self.plan = plan
+        self._real = np.dtype(plan.dtype)
+        self._complex = np.result_type(self._real, np.complex64)
+        self._vmfb = vmfb
+        self._session = rtmod.Session(vmfb, plan.target, device)
+        t0 = time.perf_counter()
+        tables = device_tables(plan)
+        self._tables = {k: self._session.upload(v) for k, v in tables.items()}
+        self._synth_args = [self._tables[k] for k in plan.synth_tables]
+        self._analys_args = [self._tables[k] for k in plan.analys_tables]
+        # device buffers kept for the last batch size: key (kind, function) -> (batch, array)
+        self._kept: dict[tuple[str, str], tuple[int, object]] = {}
+        g = plan.make_grid()
+        self.info: dict[str, Any] = {
+            **info,
+            "plan": plan.as_dict(),
+            "device": self._session.device_name,
+            "kernels": plan.kernels,
+            "variants": dict(plan.variant_names),
+            "recurrence": plan.recurrence,
+            "exact_quadrature": plan.exact,
+            "exact_lmax": g.exact_lmax,
+            "tables_s": time.perf_counter() - t0,  # computed on the host and uploaded
+            # device memory the resident tables take, O(lmax^2)
+            "tables_bytes": sum(v.nbytes for v in tables.values()),
+        }
+        if plan.target == "cpu":
+            self.info["cpu_baseline"] = host.baseline(plan.cpu)
+        if not plan.exact:
+            self.info["note"] = (
+                f"{plan.grid} grid with nlat={plan.nlat} integrates exactly only up to "
+                f"lmax={g.exact_lmax}: analysis of lmax={plan.lmax} is approximate"
+            )
+
+    # --- transforms ------------------------------------------------------------
+    def synth(self, qlm, out=None, *, sync: bool = True):
+        """Synthesis: ``(..., nlm)`` complex -> ``(..., nlat, nphi)`` real (see class doc).
+
+        For a device-array ``qlm``, ``out`` may be a device array ``(B, nlat, nphi)``
+        to write into (the fast path: no allocation per call); it is returned.
+        ``sync=False`` (device arrays with ``out`` only) enqueues the call and returns
+        ``out`` at once; ``synchronize()`` waits for it.
+        """
+        p = self.plan
+        _check_sync(sync, qlm, out)
+        if rtmod.is_device_array(qlm):
+            batch = rtmod.check_device_array("qlm", qlm, (p.nlm, 2), self._real)
+            if out is None:
+                return self._session.call("synth", *self._synth_args, qlm)
+            rtmod.check_device_array("out", out, (p.nlat, p.nphi), self._real, batch)
+            return self._enqueue("synth", qlm, batch, out, sync)
+        q = _as_array("qlm", qlm, complex_=True)
+        if q.ndim < 1 or q.shape[-1] != p.nlm:
+            raise ValueError(
+                f"qlm: shape {q.shape}, expected (..., {p.nlm}) for lmax={p.lmax}, mmax={p.mmax}"
+            )
+        lead = q.shape[:-1]
+        flat = np.ascontiguousarray(q.reshape(-1, p.nlm), dtype=self._complex)
+        if flat.shape[0] == 0:
+            return np.zeros(lead + (p.nlat, p.nphi), self._real)
+        x = self._session.upload(flat.view(self._real).reshape(-1, p.nlm, 2))
+        f = self._enqueue("synth", x, flat.shape[0], None, sync=False)
+        return self.to_numpy(f).reshape(lead + (p.nlat, p.nphi))
+
+    def analys(self, f, out=None, *, sync: bool = True):
+        """Analysis: ``(..., nlat, nphi)`` real -> ``(..., nlm)`` complex (see class doc).
+
+        For a device-array ``f``, ``out`` may be a device array ``(B, nlm, 2)`` to
+        write into (no allocation per call); it is returned. ``sync=False`` (device arrays
+        with ``out`` only) enqueues the call and returns ``out`` at once; ``synchronize()``
+        waits for it.
+        """
+        p = self.plan
+        _check_sync(sync, f, out)
+        if rtmod.is_device_array(f):
+            batch = rtmod.check_device_array("spatial", f, (p.nlat, p.nphi), self._real)
+            if out is None:
+                return self._session.call("analys", *self._analys_args, f)
+            rtmod.check_device_array("out", out, (p.nlm, 2), self._real, batch)
+            return self._enqueue("analys", f, batch, out, sync)
+        x = _as_array("spatial", f, complex_=False)
+        if x.ndim < 2 or x.shape[-2:] != (p.nlat, p.nphi):
+            raise ValueError(
+                f"spatial: shape {x.shape}, expected (..., {p.nlat}, {p.nphi}) (nlat, nphi)"
+            )
+        lead = x.shape[:-2]
+        flat = np.ascontiguousarray(x.reshape(-1, p.nlat, p.nphi), dtype=self._real)
+        if flat.shape[0] == 0:
+            return np.zeros(lead + (p.nlm,), self._complex)
+        q = self._enqueue("analys", self._session.upload(flat), flat.shape[0], None, sync=False)
+        return self.to_numpy(q).view(self._complex).reshape(lead + (p.nlm,))
+
+    def synchronize(self) -> None:
+        """Wait until every call enqueued with ``sync=False`` is done. Raises the device's
+        error if one of them failed."""
+        self._session.synchronize()
+
+    def to_numpy(self, array) -> np.ndarray:
+        """Copy a device array (a result, or any ``iree.runtime.DeviceArray`` on this
+        module's device) to a new numpy array, after every enqueued call is done."""
+        if not rtmod.is_device_array(array):
+            raise ValueError(f"array: {type(array).__name__}, expected an "
+                             "iree.runtime.DeviceArray")
+        return self._session.to_numpy(array)
+
+    def upload(self, array: np.ndarray):
+        """Copy a host array to a new device array on this module's device."""
+        return self._session.upload(array)
+
+    def empty(self, shape: tuple[int, ...]):
+        """A new device array of the plan's dtype on this module's device (contents
+        undefined): an ``out`` to write into."""
+        return self._session.empty(shape, self._real)
+
+    def _enqueue(self, name: str, x, batch: int, out, sync: bool):
+        """Enqueue ``<name>_async`` on ``batch`` fields ``x`` (device array), which writes
+        the result into ``out`` and the intermediate F into a kept buffer: IREE then
+        allocates nothing per call. ``out=None`` writes into a kept result buffer (only
+        for results that are copied to the host at once). Returns the result's array,
+        ready once ``sync`` has waited for it."""
+        p = self.plan
+        if out is None:
+            result_shape = (p.nlat, p.nphi) if name == "synth" else (p.nlm, 2)
+            out = self._kept_buffer("result", name, (batch, *result_shape))
+        workspace = self._kept_buffer("F", name, (batch, p.nlat, p.mc, 2))
+        tables = self._synth_args if name == "synth" else self._analys_args
+        self._session.enqueue(f"{name}_async", *tables, x, out, workspace)
+        if sync:
+            self._session.synchronize()
+        return out
+
+    def _kept_buffer(self, kind: str, name: str, shape: tuple[int, ...]):
+        batch, buffer = self._kept.get((kind, name), (None, None))
+        if batch != shape[0]:
+            self._session.synchronize()  # no enqueued call still uses the one replaced
+            buffer = self._session.empty(shape, self._real)
+            self._kept[(kind, name)] = (shape[0], buffer)
+        return buffer
+
+    # --- artifacts -------------------------------------------------------------
+    def save(self, path: str | os.PathLike) -> Path:
+        """Write the module and its ``manifest.json`` into directory ``path`` (the format
+        of ``ireesht build``, with one target); returns the directory."""
+        return artifacts.write(path, [(self.plan, self._vmfb, artifacts.requirements(self.plan))],
+                               self.info.get("iree_compiler"))
+
+
+def _check_sync(sync: bool, x, out) -> None:
+    """Only a call on a device array with ``out`` can be enqueued."""
+    if not sync and (out is None or not rtmod.is_device_array(x)):
+        raise ValueError("sync=False: expected device-array input and out= (an "
+                         "iree.runtime.DeviceArray to write into); numpy inputs and "
+                         "allocated results are returned when ready")
+
+
+def _as_array(name: str, value, complex_: bool) -> np.ndarray:
+    arr = np.asarray(value)
+    if complex_:
+        if arr.dtype not in (np.complex64, np.complex128):
+            raise ValueError(f"{name}: dtype {arr.dtype}, expected complex64 or complex128")
+    elif arr.dtype not in (np.float32, np.float64):
+        raise ValueError(f"{name}: dtype {arr.dtype}, expected float32 or float64")
+    check_finite(name, arr)
+    return arr
+
+
+def load(path: str | os.PathLike, target: str | None = None, device: str | None = None,
+         kernels: str | None = None) -> Module:
+    """Load a module written by ``ireesht build`` or ``Module.save`` (needs only
+    iree-base-runtime and numpy: imports no code generator and not IREE's compiler).
+
+    ``path`` is the directory (or one ``.vmfb`` in it). With several targets there, the one
+    that matches a device here is picked (CUDA, then a Vulkan GPU, Metal, the CPU), unless
+    ``target`` names one (and ``kernels`` a family, where the directory has several);
+    ``device`` is an IREE device URI. The file's sha256, its plan and the IREE release that
+    compiled it are checked first. Raises ``ireesht.runtime.artifacts.ArtifactError`` (a
+    ValueError) for a corrupt, mismatched or foreign artifact.
+    """
+    manifest = artifacts.read_manifest(path)
+    if target is None and Path(path).suffix == ".vmfb":
+        entry = next((e for e in manifest["artifacts"] if e["file"] == Path(path).name), None)
+        if entry is None:
+            raise artifacts.ArtifactError(f"{path}: not listed in its directory's manifest")
+        target = entry["target"]
+    found = rtmod.scan_drivers()
+    drivers = [d for d, devs in found.items() if isinstance(devs, list) and devs]
+    entry = artifacts.select(manifest, target, drivers, rtmod.has_vulkan_gpu(found), kernels)
+    return load_entry(manifest, entry, device)
+
+
+def load_entry(manifest: dict, entry: dict, device: str | None = None) -> Module:
+    """Load one module of a manifest (``artifacts.read_manifest``) after checking its bytes,
+    plan and IREE release (``artifacts.verified_bytes``, ``artifacts.entry_plan``)."""
+    vmfb = artifacts.verified_bytes(manifest, entry)
+    plan = artifacts.entry_plan(manifest, entry)
+    info = {"target": plan.target, "module": "loaded",
+            "path": str(Path(manifest["_dir"]) / entry["file"]),
+            "iree_compiler": manifest.get("iree_compiler")}
+    return Module(vmfb, plan, info, device)

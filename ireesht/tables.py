@@ -1,0 +1,89 @@
+"""The device tables of a plan, in the layouts of docs/design.md ("Stage contract"): computed
+on the host in float64, rounded once, uploaded once and resident while the module lives.
+
+Each table is built only when one of the plan's variants reads it (``Variant.tables``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ireesht import geometry
+from ireesht.numerics import fourier, ishioka, legendre
+
+def names(plan) -> tuple[str, ...]:
+    """Every table the plan's variants read, each once, in the order of first use."""
+    return tuple(dict.fromkeys(plan.synth_tables + plan.analys_tables))
+
+def segment_steps(plan) -> int:
+    """Steps per segment of the analysis in segments (``lanes64_segments``), else 0."""
+    if plan.variant_names["leg_analys"] != "lanes64_segments":
+        return 0
+    return geometry.lanes64_segment_steps(plan, plan.params("leg_analys")["segment_min"])
+
+def table_shapes(plan) -> dict[str, tuple[str, str]]:
+    """The shape (``"AxB"``) and MLIR element type of each table of ``device_tables``."""
+    ft = {"float32": "f32", "float64": "f64"}[plan.dtype]
+    p, nlm = plan.npairs, plan.nlm
+    shapes = {"xtab": (f"{p}x4", ft), "seedtab": (f"{plan.mc * p}x2", ft),
+              "polar": (f"{plan.mc}", ft), "coef": (f"{nlm}x4", ft), "stab": (f"{nlm}", ft),
+              "wtab": (f"{p}", ft), "twiddle": (f"{fourier.twiddle_rows(plan.nphi)}x2", ft),
+              "chain": (f"{ishioka.offset(plan.lmax, plan.mmax + 1)}x{ishioka.COLUMNS}", "f64")}
+    steps = segment_steps(plan)
+    if steps:
+        rows = ishioka.segment_rows(plan.lmax, plan.mmax, steps)[1]
+        shapes.update(restart_rows=(f"{plan.mc}", "f64"), restart=(f"{rows * p}x2", "f64"))
+    return {name: shapes[name] for name in names(plan)}
+
+def device_tables(plan) -> dict[str, np.ndarray]:
+    """The tables the plan's kernels read, in the plan's dtype (chain and restart tables in
+    float64 whatever the dtype):
+
+    ``xtab (npairs, 4)`` x and t = 1 - x as hi + lo pairs; ``seedtab (mc*npairs, 2)`` the seed
+    of order m and pair p in row m npairs + p (``legendre.seed_table``); ``polar (mc,)`` the
+    pairs next to the pole that order m may skip; ``coef (nlm, 4)`` (A, B, C, E) and ``stab
+    (nlm,)`` of the float32 scheme; ``wtab (npairs,)`` the quadrature weights times 2 pi /
+    nphi; ``twiddle`` (``fourier.twiddle``, its pass rows those of the plan's family);
+    ``chain`` (``ishioka.chain_table``); ``restart_rows``, ``restart`` (``restart_tables``).
+    """
+    want = names(plan)
+    dt = np.dtype(plan.dtype).type
+    g = plan.make_grid()
+    p = plan.npairs
+    out = {}
+    xtab = np.zeros((p, 4), dt)
+    xtab[:, 0], xtab[:, 1] = legendre.split(g.cost[:p], dt)
+    # exact for the rows that use it (x > 1/2, Sterbenz)
+    xtab[:, 2], xtab[:, 3] = legendre.split(1.0 - g.cost[:p], dt)
+    out["xtab"] = xtab
+    out["seedtab"] = legendre.seed_table(plan.mmax, g.sint[:p], dt).reshape(plan.mc * p, 2)
+    # exact in float32: < 2^24
+    out["polar"] = legendre.polar_rows(plan.lmax, plan.mmax, g.cost[:p], g.sint[:p],
+                                       dt).astype(dt)
+    if "coef" in want:
+        coef, stab = legendre.recurrence_tables(plan.lmax, plan.mmax)
+        out["coef"], out["stab"] = coef.astype(dt), stab.astype(dt)
+    if "wtab" in want:
+        # the 2 pi / nphi of the longitude quadrature is folded into the weights
+        out["wtab"] = (g.weights[:p] * (2 * np.pi / plan.nphi)).astype(dt)
+    out["twiddle"] = fourier.twiddle(plan.nphi, dt, fourier.RADIX[plan.kernels])
+    if "chain" in want:
+        out["chain"] = ishioka.chain_table(plan.lmax, plan.mmax)
+    if "restart" in want:
+        out.update(restart_tables(plan, out))
+    return {name: out[name] for name in want}
+
+def restart_tables(plan, tables: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The tables of the analysis in segments, from the plan's ``xtab``, ``seedtab`` and
+    ``chain``: ``restart_rows (mc,)``, order m's first row, and ``restart (rows npairs, 2)``,
+    the chain's state where each segment starts (``ishioka.restart_states``), in float64,
+    from the seeds as the kernel takes them (live: y 2^(S k), times a_{m+1})."""
+    xtab, seedtab = tables["xtab"], tables["seedtab"]
+    x = xtab[:, 0].astype(np.float64) + xtab[:, 1].astype(np.float64)
+    ys = seedtab[:, 0].astype(np.float64).reshape(plan.mc, plan.npairs)
+    k = seedtab[:, 1].astype(np.int64).reshape(plan.mc, plan.npairs)
+    scale_bits = legendre.RESCALE_BITS[plan.dtype][1]
+    y0 = np.ldexp(ys, scale_bits * k) * ishioka.seed_factor(np.arange(plan.mc))[:, None]
+    rows, states = ishioka.restart_states(plan.lmax, plan.mmax, tables["chain"], x * x, y0,
+                                          segment_steps(plan))
+    return {"restart_rows": rows.astype(np.float64), "restart": states.reshape(-1, 2)}
