@@ -1,5 +1,5 @@
 // The WGSL family's dispatch clauses (mlir/ops.mlir): hal.dispatch.extern on the shipped
-// .spv objects, with the workgroup grid of kernels/CONTRACT.md.
+// .spv objects, with the workgroup grid of docs/design.md.
 
 // stage: aliases
 #spirv = #hal.executable.target<"vulkan-spirv", "vulkan-spirv-fb">

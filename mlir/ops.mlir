@@ -1,13 +1,13 @@
 // The four stage dispatches, shared by the WGSL and MLIR kernel families. Sections are
 // cut at the `// stage:` lines and pasted into mlir/pipeline.mlir, whose functions define
-// the SSA names used here (kernels/CONTRACT.md gives the operands: the i32 operands are
+// the SSA names used here (docs/design.md gives the operands: the i32 operands are
 // the push constants, the tensors the bindings, the result the last binding; the F a stage
 // makes is written in place into the operand %F_ws, mlir/pipeline.mlir). Each family
 // fills in ${dispatch_<stage>} (the op and its callee) and ${clauses_<stage>} (what
 // follows the types: hal.dispatch.extern's count/layout/objects, nothing for flow.dispatch).
 // The Legendre synthesis writes %${leg_synth_out} into %${leg_synth_ws} (F and F_ws; the MLIR
 // family chains two such dispatches where leg_synth_mma.mlir takes the whole groups of 16
-// fields, ireesht/kernels_mlir.py parts).
+// fields, ireesht/codegen/mlir/family.py parts).
 
 // stage: op_leg_synth
     %${leg_synth_out} = ${dispatch_leg_synth}(%lmax, %mmax, %nlat, %npairs, %nlm, %nb,

@@ -1,6 +1,6 @@
 // One transform plan: @synth (q -> F -> f) and @analys (f -> F -> q), each chaining a
-// Legendre and a Fourier dispatch of one kernel family (kernels/CONTRACT.md).
-// Filled in by ireesht/pipeline.py (string.Template placeholders). All sizes but
+// Legendre and a Fourier dispatch of one kernel family (docs/design.md).
+// Filled in by ireesht/codegen/pipeline.py and codegen/module.py (string.Template placeholders). All sizes but
 // the batch B are static, so IREE itself rejects a wrongly shaped table or field; B is
 // the one dynamic dimension and a push constant.
 // Tables are function arguments: the caller uploads them once and passes the resident

@@ -11,7 +11,7 @@ from ireesht.numerics import reference
 from ireesht.numerics.reference import random_coefficients, rel_l2
 
 # Relative L2 bounds against the float64 reference per plan dtype: (each stage, roundtrip).
-# float32: tests/test_vulkan_pipeline.py says where they come from; the CPU family does the
+# float32: tests/kernels/test_vulkan_pipeline.py says where they come from; the CPU family does the
 # same float32 arithmetic. float64: the C and MLIR kernels measure 1e-14 to 2.5e-14 at
 # lmax 255, so 1e-12 leaves room for larger lmax without hiding a float32 step (1e-7).
 BOUNDS = {"float32": (2e-6, 2.5e-6), "float64": (1e-12, 1e-12)}

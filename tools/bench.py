@@ -103,8 +103,19 @@ def measure(mod, batch: int, calls: int, rng: np.random.Generator) -> dict:
 
 def torch_harmonics_ms(p, batch: int, calls: int) -> list[float]:
     """torch-harmonics on CUDA, same grid and batch: synthesis, analysis (ms per call)."""
+    import importlib.util
+    import types
+
     import torch
-    import torch_harmonics as th
+
+    # only the pure-PyTorch SHT modules: the package's __init__ also loads compiled attention
+    # extensions, built against one torch version, which fail to load on others
+    if "torch_harmonics" not in sys.modules:
+        spec = importlib.util.find_spec("torch_harmonics")
+        pkg = types.ModuleType("torch_harmonics")
+        pkg.__path__ = list(spec.submodule_search_locations)
+        sys.modules["torch_harmonics"] = pkg
+    import torch_harmonics.sht as th
 
     grid = "legendre-gauss" if p.grid == "gauss" else "equiangular"
     dev = torch.device("cuda")
@@ -161,7 +172,9 @@ def run(root: Path, out: Path | None, calls: int, peers: bool, only: str | None)
             try:
                 mod = load_entry(manifest, entry)
                 row = measure(mod, batch, calls, rng)
-                if peers and entry["target"] == "cuda" and row["dtype"] == "float32":
+                # torch-harmonics' tables take O(lmax^3) memory: 21.6 GB at lmax 1023
+                if (peers and entry["target"] == "cuda" and row["dtype"] == "float32"
+                        and row["lmax"] <= 1023):
                     row["torch_harmonics_ms"] = _peer(torch_harmonics_ms, mod.plan, batch, calls)
                 if peers and entry["target"] == "cpu":
                     row["ducc0_ms"] = _peer(ducc0_ms, mod.plan, batch, calls)

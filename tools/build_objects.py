@@ -3,7 +3,7 @@ stage, CPU baseline and dtype, ``kernels/c/<stage>[_f64]_<baseline>.o``, plus
 ``kernels/c/objects.json`` (clang version, and per object the sha256 of its sources and of
 itself).
 
-The objects are committed, so users need no C compiler; ``tests/test_cpu_target.py``
+The objects are committed, so users need no C compiler; ``tests/kernels/test_cpu_target.py``
 compares the recorded source hashes with the sources to catch a stale object.
 
 Usage: ``python tools/build_objects.py [--check]`` (``--check``: rebuild into a temporary
@@ -73,7 +73,7 @@ def build_one(clang: str, out_dir: Path, base: str, dtype: str, stage: str) -> t
 def build(clang: str, out_dir: Path) -> dict:
     """Compile every (stage, baseline, dtype) object into out_dir; returns the manifest."""
     jobs = list(itertools.product(BASELINES, DTYPE_BUILDS, STAGES))
-    # one clang per core: the rebuild check in tests/test_cpu_target.py waits for all 24
+    # one clang per core: the rebuild check in tests/kernels/test_cpu_target.py waits for all 24
     with ThreadPoolExecutor(os.cpu_count()) as pool:
         objects = dict(pool.map(lambda job: build_one(clang, out_dir, *job), jobs))
     return {"clang": clang_version(clang), "flags": COMMON, "objects": objects}

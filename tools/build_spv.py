@@ -3,7 +3,7 @@
 
 The generated SPIR-V is committed, so installing or running ireesht needs neither node
 nor naga; this script is only for kernel authors and for the freshness test
-(``tests/test_spv.py``).
+(``tests/kernels/test_spv.py``).
 
 Variants
     A source may contain placeholders ``{{KEY}}``. ``kernels/wgsl/variants.json`` maps a

@@ -116,7 +116,7 @@ def _executable(stage: str, obj: str, ft: str, buffers: list[tuple[str, str, boo
 
 
 def parts(plan, values: dict) -> dict[str, str]:
-    """The family's pieces of mlir/pipeline.mlir (see ``ireesht.pipeline.render``)."""
+    """The family's pieces of mlir/pipeline.mlir (see ``ireesht.codegen.module.render``)."""
     v = values
     ft = v["ft"]
     objs = kernel_objects(plan)

@@ -33,7 +33,7 @@ def kernels_dir() -> Path:
 
 
 def parts(plan, values: dict) -> dict[str, str]:
-    """The family's pieces of mlir/pipeline.mlir (see ``ireesht.pipeline.render``):
+    """The family's pieces of mlir/pipeline.mlir (see ``ireesht.codegen.module.render``):
     ``hal.dispatch.extern`` with the clauses of mlir/extern_wgsl.mlir."""
     synth_gx = -(-plan.npairs // (SYNTH_WG * SYNTH_PAIRS))  # leg_synth's grid x
     sections = read_sections("extern_wgsl.mlir",

@@ -1,4 +1,4 @@
-"""The Fourier stages' host table ``twiddle`` (kernels/CONTRACT.md), computed in float64.
+"""The Fourier stages' host table ``twiddle`` (docs/design.md), computed in float64.
 
 Rows ``0 .. nphi-1`` hold ``(cos, sin)(2 pi k / nphi)``, what every family reads. When the
 stages take the FFT path (``fft_path``: ``nphi / 2 = 2^a 3^b 5^c``), ``nphi / 2`` more rows
@@ -36,7 +36,7 @@ def fft_path(nphi: int) -> bool:
     """Whether the Fourier stages transform rows of ``nphi`` points by FFT (``nphi`` even,
     ``4 <= nphi <= 4096``, ``nphi / 2`` a product of 2, 3 and 5: 1440, 2880, powers of two)
     rather than by a direct band-limited DFT. The WGSL family takes its FFT for powers of
-    two only (kernels/CONTRACT.md); the table serves both."""
+    two only (docs/design.md); the table serves both."""
     return 4 <= nphi <= FFT_MAX and nphi % 2 == 0 and _smooth(nphi // 2)
 
 

@@ -1,6 +1,6 @@
 """Tables of the Ishioka recurrence, run in float64 by the MLIR kernels' ``"ishioka"`` scheme.
 
-For order m write ``P_lm = a_l x P_{l-1,m} + b_l P_{l-2,m}`` (``ireesht/legendre.py``) and
+For order m write ``P_lm = a_l x P_{l-1,m} + b_l P_{l-2,m}`` (``ireesht/numerics/legendre.py``) and
 split the degrees by the parity of l - m, with ``u = x^2``:
 
 - odd:  ``O_k = P_{m+2k+1,m} / x``, a polynomial in u (times ``sin^m``);

@@ -1,13 +1,13 @@
 """Float64 reference spherical harmonic transforms: the oracle of the test suite.
 
-Independent of the kernels and of ``ireesht.legendre`` on purpose (it imports
+Independent of the kernels and of ``ireesht.numerics.legendre`` on purpose (it imports
 only ``grid``, ``layout`` and ``validate``): its own Legendre recurrence, its own
 scaling, numpy's FFT. It is itself checked against ducc0.
 
 Conventions (DESIGN.md): orthonormal ``Y_lm = P_lm(cos theta) e^{i m phi}`` with
 the Condon-Shortley phase, ``2 pi int P_lm^2 dx = 1``; a real field is
 ``f = sum_l [q_l0 Y_l0 + 2 Re sum_{m>0} q_lm Y_lm]`` (``Im q_l0`` ignored);
-coefficients packed m-major (``ireesht.layout``); spatial arrays
+coefficients packed m-major (``ireesht.numerics.layout``); spatial arrays
 ``(..., nlat, nphi)``, theta increasing, ``phi_j = 2 pi j / nphi``.
 
 How it is computed
@@ -259,7 +259,7 @@ def _check_common(lmax: int, mmax: int, grid: Grid) -> tuple[int, int]:
     lmax = check_int("lmax", lmax, minimum=0)
     mmax = check_int("mmax", mmax, minimum=0, maximum=lmax)
     if not isinstance(grid, Grid):
-        raise ValueError(f"grid={grid!r}: expected an ireesht.grid.Grid (see make_grid)")
+        raise ValueError(f"grid={grid!r}: expected an ireesht.numerics.grid.Grid (see make_grid)")
     if grid.nphi <= 2 * mmax:
         raise ValueError(f"nphi={grid.nphi}: need nphi > 2*mmax = {2 * mmax}")
     return lmax, mmax

@@ -1,15 +1,15 @@
-// Fourier analysis stage `fft_analys` (kernels/CONTRACT.md) hand-written in MLIR, one source
+// Fourier analysis stage `fft_analys` (docs/design.md) hand-written in MLIR, one source
 // for CUDA, Metal and Vulkan: f -> F, one workgroup of 128 threads per row.
 //
 //   F[b][i][m] = sum_j f[b][i][j] exp(-i m 2 pi j / NP),  m = 0..M   (raw DFT, no 1/NP)
 //
-// bindings 0 twiddle [NT][2] (NP rows, NP/2 more on the FAST path: ireesht/fourier.py),
+// bindings 0 twiddle [NT][2] (NP rows, NP/2 more on the FAST path: ireesht/numerics/fourier.py),
 // 1 f [B][NL][NP], 2 F [B][NL][mc][2]; push constants NL, NP, mc, B; grid (NL, B, 1).
 // Same algorithm as kernels/wgsl/fft_analys.wgsl, which explains the math:
-//  * FAST, NP even with 4 <= NP <= 4096 and NP/2 = 2^a 3^b 5^c (ireesht/fourier.py fft_path):
+//  * FAST, NP even with 4 <= NP <= 4096 and NP/2 = 2^a 3^b 5^c (ireesht/numerics/fourier.py fft_path):
 //    the row packed as z_n = f_2n + i f_2n+1, transformed by an NP/2-point Stockham FFT in
 //    workgroup memory (passes of radix 16 or 8 after one of the remainder's radix, then
-//    radix 3 and radix 5: ireesht/fourier.py fft_passes; the first reads the row itself:
+//    radix 3 and radix 5: ireesht/numerics/fourier.py fft_passes; the first reads the row itself:
 //    @src), split into
 //    the spectrum of the real row. The WGSL kernel takes this path for powers of two only.
 //  * DIRECT, any other NP (NP > 2M): band-limited DFT of the mc outputs only, the row staged in

@@ -1,13 +1,13 @@
 // part: funcs
         // The path test and the butterflies of fft_core's passes (below), pasted into both
         // Fourier stages at module level; IREE inlines them. A thread's butterflies of a pass
-        // are unrolled (ireesht/kernels_mlir.py fft_pass_calls): their outputs wait in named
+        // are unrolled (ireesht/codegen/mlir/fft.py fft_pass_calls): their outputs wait in named
         // registers until every thread has read its inputs (a loop over them kept the outputs
         // in vectors shifted at every step: more moves than arithmetic).
 
         // Whether rows of %np points take the FAST path (NP even, 4 <= NP <= 4096, NP / 2 a
         // power of two, or with ${fft_mixed} a product of 2, 3 and 5), and the floats of the
-        // twiddle table: NP rows, NP / 2 more on that path (ireesht/fourier.py fft_path;
+        // twiddle table: NP rows, NP / 2 more on that path (ireesht/numerics/fourier.py fft_path;
         // fft_mixed: whether this kernel has radix-3 and radix-5 passes).
         func.func private @fft_path(%np: index) -> (i1, index) {
           %c0 = arith.constant 0 : index
@@ -94,7 +94,7 @@
         }
 
         // The floats at %o and %o + 1 of a buffer (%o even: a rotation, a complex value of a
-        // row or of F), read and written as one access on CUDA (ireesht/kernels_mlir.py
+        // row or of F), read and written as one access on CUDA (ireesht/codegen/mlir
         // _pair_access).
         func.func private @pair_load(%a: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %o: index) -> (${ft}, ${ft}) {
 ${pair_load}
@@ -169,7 +169,7 @@ ${pair_store}
 
         // Radix-4 butterfly %i (when %in) of a pass with sub-transform length p (%pm1 = p - 1,
         // %p2 = 2 p) whose rotations exp(2 pi i r k / (4 p)) start at %tw[%tb] (the pass's block
-        // of ireesht/fourier.py): y_r = sum_s x[i + s n/4] exp(${sign}2 pi i r s / 4) rotated.
+        // of ireesht/numerics/fourier.py): y_r = sum_s x[i + s n/4] exp(${sign}2 pi i r s / 4) rotated.
         func.func private @radix4(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
             %i: index, %nb4: index, %half: index, %pm1: index, %p2: index, %tb: index, %first: i1, %srcm: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %sbase: index, %n: index, %lim: index) -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
           %c0 = arith.constant 0 : index
@@ -270,7 +270,7 @@ ${pair_store}
 
         // Radix-8 butterfly %i (when %in) of a pass with sub-transform length p (%pm1 = p - 1,
         // %p2 = 2 p), rotations exp(2 pi i r k / (8 p)) from %tw[%tb] (the pass's block of
-        // ireesht/fourier.py): y_r = sum_t x[i + t n/8] w^(t k) exp(${sign}2 pi i r t / 8), as two
+        // ireesht/numerics/fourier.py): y_r = sum_t x[i + t n/8] w^(t k) exp(${sign}2 pi i r t / 8), as two
         // radix-4 DFTs: of b_t = a_t + a_(t+4) (the even y) and of c_t = (a_t - a_(t+4))
         // exp(${sign}i pi t / 4) (the odd y), a_t the rotated inputs.
         func.func private @radix8(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
@@ -505,7 +505,7 @@ ${pair_store}
 
         // Radix-3 butterfly %i (when %in) of a pass with sub-transform length p (%p2 = 2 p),
         // rotations exp(2 pi i r k / (3 p)) from %tw[%tb] (the pass's block of
-        // ireesht/fourier.py), %nbr = n / 3: y_r = sum_t x[i + t n/3] w^(t k) exp(${sign}2 pi i r t / 3).
+        // ireesht/numerics/fourier.py), %nbr = n / 3: y_r = sum_t x[i + t n/3] w^(t k) exp(${sign}2 pi i r t / 3).
         func.func private @radix3(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
             %i: index, %nbr: index, %half: index, %p: index, %p2: index, %tb: index, %first: i1, %srcm: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %sbase: index, %n: index, %lim: index) -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
           %c0 = arith.constant 0 : index
@@ -592,7 +592,7 @@ ${pair_store}
 
         // Radix-5 butterfly %i (when %in) of a pass with sub-transform length p (%p2 = 2 p),
         // rotations exp(2 pi i r k / (5 p)) from %tw[%tb] (the pass's block of
-        // ireesht/fourier.py), %nbr = n / 5: y_r = sum_t x[i + t n/5] w^(t k) exp(${sign}2 pi i r t / 5).
+        // ireesht/numerics/fourier.py), %nbr = n / 5: y_r = sum_t x[i + t n/5] w^(t k) exp(${sign}2 pi i r t / 5).
         func.func private @radix5(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
             %i: index, %nbr: index, %half: index, %p: index, %p2: index, %tb: index, %first: i1, %srcm: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %sbase: index, %n: index, %lim: index) -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
           %c0 = arith.constant 0 : index
@@ -732,7 +732,7 @@ ${radix16_funcs}
           // fft_synth.mlir, -1 in fft_analys.mlir, its result y_k in sm[k] + i sm[HALF + k] or,
           // with %out_global (the synthesis) on rows of a power of two, written to the row by
           // the last pass (@out). Pasted into
-          // both as the placeholder fft_core by ireesht/kernels_mlir.py, with sign (that of
+          // both as the placeholder fft_core by ireesht/codegen/mlir, with sign (that of
           // s), one_s (s as a float) and plus_s / minus_s (the arith ops that add / subtract s
           // times a term). Takes from the stage: %n = NP / 2 (2^a 3^b 5^c, 2 <= n <= 2048,
           // @fft_path), %sm, %tw, %np, %tid, %half, %c0 to %c4, @src's operands %srcm, %sbase,
@@ -742,7 +742,7 @@ ${radix16_funcs}
           // the result comes out in natural order. The first pass (p = 1, no rotation) reads
           // its inputs from @src; every later one waits with its outputs in registers until
           // all threads have read their inputs, then overwrites the buffer they were read
-          // from: one buffer keeps the 2048-point FFT in 16 KB. The passes (ireesht/fourier.py
+          // from: one buffer keeps the 2048-point FFT in 16 KB. The passes (ireesht/numerics/fourier.py
           // fft_passes): one of radix 2, 4, 8 or 16 first, then radix 16 or 8 up to 2^a (fewer
           // passes through workgroup memory than radix 4), then radix 3, then radix 5. A
           // thread has the butterflies tid + 128 q of a pass: q < 8 for radix 2 (n / 2 <= 1024
@@ -750,9 +750,9 @@ ${radix16_funcs}
           // radix 3 (682), 4 for radix 5 (409).
           // The power-of-two passes take radix 16 where that saves a pass over radix 8, else
           // radix 8, after a first pass of the remainder's radix (n odd: of radix 3 or 5):
-          // ireesht/fourier.py fft_passes, whose choice for each 2^a comes as the masks of the
+          // ireesht/numerics/fourier.py fft_passes, whose choice for each 2^a comes as the masks of the
           // powers of two 2^a whose first pass is of radix 2, 4, 8, 16, and that take radix 16
-          // (kernels_mlir.fft_pass_calls).
+          // (codegen/mlir/fft.py fft_pass_calls).
           %bits1 = arith.constant ${first_bits_2} : index
           %bits2 = arith.constant ${first_bits_4} : index
           %bits3 = arith.constant ${first_bits_8} : index
@@ -778,7 +778,7 @@ ${radix16_funcs}
           %use16 = arith.cmpi ne, %n16, %c0 : index
           %nb8 = arith.shrui %n, %c3s : index
           %nb16 = arith.shrui %n, %c4s : index
-          // the rotations of a pass: its block of ireesht/fourier.py (from float %tb); the next
+          // the rotations of a pass: its block of ireesht/numerics/fourier.py (from float %tb); the next
           // pass's block follows its (R - 1) p rows (none for a first pass of radix 2)
           %tb0 = arith.muli %np, %c2 : index
           %p1, %tb1 = scf.if %first2 -> (index, index) {

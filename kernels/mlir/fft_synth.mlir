@@ -1,15 +1,15 @@
-// Fourier synthesis stage `fft_synth` (kernels/CONTRACT.md) hand-written in MLIR, one source
+// Fourier synthesis stage `fft_synth` (docs/design.md) hand-written in MLIR, one source
 // for CUDA, Metal and Vulkan: F -> f, one workgroup of 128 threads per row.
 //
 //   f[b][i][j] = Re F_0 + 2 Re sum_{m=1..M} F_m exp(i m 2 pi j / NP)   (Im F_0 ignored)
 //
-// bindings 0 twiddle [NT][2] (NP rows, NP/2 more on the FAST path: ireesht/fourier.py),
+// bindings 0 twiddle [NT][2] (NP rows, NP/2 more on the FAST path: ireesht/numerics/fourier.py),
 // 1 F [B][NL][mc][2], 2 f [B][NL][NP]; push constants NL, NP, mc, B; grid (NL, B, 1).
 // Same algorithm as kernels/wgsl/fft_synth.wgsl, which explains the math:
-//  * FAST, NP even with 4 <= NP <= 4096 and NP/2 = 2^a 3^b 5^c (ireesht/fourier.py fft_path):
+//  * FAST, NP even with 4 <= NP <= 4096 and NP/2 = 2^a 3^b 5^c (ireesht/numerics/fourier.py fft_path):
 //    Hermitian spectrum folded into the NP/2-point complex spectrum of z_n = f_2n + i f_2n+1,
 //    inverted by a Stockham FFT in workgroup memory (passes of radix 16 or 8 after one of
-//    the remainder's radix, then radix 3 and radix 5: ireesht/fourier.py fft_passes), written out
+//    the remainder's radix, then radix 3 and radix 5: ireesht/numerics/fourier.py fft_passes), written out
 //    interleaved. The fold is the first pass's input (@src: nothing staged before it), and
 //    on rows of a power of two the last pass writes the row. The WGSL kernel takes this
 //    path for powers of two only.

@@ -1,6 +1,6 @@
 // Legendre analysis: q[b][(l,m)] = sum_i w_i F[b][i][m] P_lm(cos theta_i).
-// Stage contract: kernels/CONTRACT.md, shared with kernels/wgsl/leg_analys.wgsl (which has
-// not taken this design). A string.Template rendered by ireesht/kernels_mlir.py.
+// Stage contract: docs/design.md, shared with kernels/wgsl/leg_analys.wgsl (which has
+// not taken this design). A string.Template rendered by ireesht/codegen/mlir.
 //
 // Grid (mc, ceil(B / ${nf}), 1): one workgroup of 128 threads per m. A thread owns ${kp}
 // adjacent latitude pairs (i, NL-1-i), so the workgroup walks the pairs that order m does
@@ -11,7 +11,7 @@
 // pairs carry true values (else the careful one, as in leg_synth.mlir). Per degree each
 // thread sums its pairs in registers, one value per field and part (re, im): 2 ${nf} values.
 // With lane sums (${lane_group} > 1: CUDA with 2 fields and more, or one float32 field on
-// 385-512 pairs, ireesht/plan.py analys_lane_group) groups of ${lane_group} lanes add those
+// 385-512 pairs, ireesht/codegen/mlir/legendre.py analysis_fields) groups of ${lane_group} lanes add those
 // up with subgroup shuffles, each lane keeping 2 ${nf} / ${lane_group} of them; without
 // (${lane_group} = 1), no subgroup operation. Each thread writes what it keeps to
 // workgroup memory; once per span, after a barrier, threads add up the partial sums of each
@@ -99,7 +99,7 @@ ${legendre_core}
         // which holds the same value in both lanes: no select. The slots r kept (multiples of
         // ${lane_group}, value r + lid % ${lane_group}) go to part as partial sum
         // lid / ${lane_group} of value j 2 ${nf} + r + lid % ${lane_group} of the span. The
-        // body, unrolled over pairs, fields and sum steps, comes from ireesht/kernels_mlir.py.
+        // body, unrolled over pairs, fields and sum steps, comes from ireesht/codegen/mlir.
         func.func private @contribute(%v: vector<${kp}x${ft}>, %gre: vector<${slots}x${ft}>, %gim: vector<${slots}x${ft}>,
             %part: memref<${part}x${ft}, #gpu.address_space<workgroup>>, %j: index, %pos0: index) {
           %cd = arith.constant ${degree_stride} : index
@@ -248,7 +248,7 @@ ${contribute}
           %coef_s = memref.alloc() : memref<${span}x4x${ft}, #gpu.address_space<workgroup>>
           // the partial sums of the span's values (@contribute), 128 / ${lane_group} per value:
           // value v, partial k at v ${value_stride} + k ${row_stride} (strides that keep the
-          // stores and @row_sum free of bank conflicts, ireesht/kernels_mlir.py _analys_part)
+          // stores and @row_sum free of bank conflicts, ireesht/codegen/mlir/legendre.py _analys_part)
           %part = memref.alloc() : memref<${part}x${ft}, #gpu.address_space<workgroup>>
           // the row pieces' sums, one per thread
           %pieces = memref.alloc() : memref<128x${ft}, #gpu.address_space<workgroup>>

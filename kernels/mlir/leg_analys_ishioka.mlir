@@ -1,9 +1,9 @@
 // Legendre analysis, q[b][(l,m)] = sum_i w_i F[b][i][m] P_lm(cos theta_i), by the Ishioka
-// recurrence in float64 (ireesht/ishioka.py), for float32 plans of one field per thread
-// whose seeds all start live (ireesht/kernels_mlir.py ishioka_analysis). Stage contract:
-// kernels/CONTRACT.md, as leg_analys.mlir (the other scheme of this family); its tables
+// recurrence in float64 (ireesht/numerics/ishioka.py), for float32 plans of one field per thread
+// whose seeds all start live (registry variant ishioka). Stage contract:
+// docs/design.md, as leg_analys.mlir (the other scheme of this family); its tables
 // are the synthesis's of leg_synth_ishioka.mlir and wtab. A string.Template rendered by
-// ireesht/kernels_mlir.py.
+// ireesht/codegen/mlir.
 //
 // Grid (mc, B, 1): one workgroup of ${wg} threads per order m and field, ${nw} groups of 32
 // threads (a warp on NVIDIA; no subgroup operation is used). Group w holds the ${nl}
@@ -88,7 +88,7 @@ ${legendre_core}
 
         // The thread's sum of step r of the span (its group's row from %yr) against its part
         // %my<i> (chunk i of four pairs), to part[%pb]. The body, unrolled over the ${ni}
-        // chunks, comes from ireesht/kernels_mlir.py.
+        // chunks, comes from ireesht/codegen/mlir.
         func.func private @sums(%ys: memref<${ys_size}xf32, #gpu.address_space<workgroup>>,
             %part: memref<${part_size}xf32, #gpu.address_space<workgroup>>, %yr: index, %pb: index,
             ${my_params}) {

@@ -1,20 +1,20 @@
 // Legendre analysis, q[b][(l,m)] = sum_i w_i F[b][i][m] P_lm(cos theta_i), by the Ishioka
-// recurrence in float64 (ireesht/ishioka.py) with float64 sums, for float32 plans of one
-// field per thread on CUDA grids of more than 256 latitude pairs (ireesht/kernels_mlir.py
-// lanes64_analysis). Stage contract: kernels/CONTRACT.md, as leg_analys.mlir;
+// recurrence in float64 (ireesht/numerics/ishioka.py) with float64 sums, for float32 plans of one
+// field per thread on CUDA grids of more than 384 latitude pairs (or in segments) (ireesht/codegen/mlir
+// lanes64_analysis). Stage contract: docs/design.md, as leg_analys.mlir;
 // its tables are leg_analys_ishioka.mlir's. A string.Template rendered by
-// ireesht/kernels_mlir.py.
+// ireesht/codegen/mlir.
 //
 // Grid (${nseg} mc, B, 1): one workgroup of ${wg} threads per segment s of order m
 // (workgroup s mc + m) and field b. With segments of ${segment} steps (grids whose low orders'
-// long chains would leave the GPU idle, ireesht/kernels_mlir.py lanes64_segment), segment s
+// long chains would leave the GPU idle, geometry.lanes64_segment_steps), segment s
 // writes q of steps s ${segment} .. (s + 1) ${segment} - 1 (none past order m's last: an idle
 // workgroup) and starts from the chain's state at step s ${segment} - 1 (the restart table;
 // that step's sums give the first q it writes). In each chunk c0 of ${chunk} pairs from
 // the pole side past the polar pairs the order skips, thread t holds the tp pairs
 // skip + c0 + t + ${wg} i, i < tp, with tp the fewest of ${counts} that hold the chunk's
 // pairs: the pairs an order skips cost little arithmetic (a copy of @step and of the chunk's
-// loop for each tp: the parts "step" and "chunk" below, rendered by ireesht/kernels_mlir.py
+// loop for each tp: the parts "step" and "chunk" below, rendered by ireesht/codegen/mlir
 // _lanes64_analys_values). Per step k (degrees m + 2k and m + 2k + 1) each thread sums
 // y_k times the four weighted parts of F (even re, im; odd re, im) over its pairs with
 // float64 fused multiply-adds; each group of four lanes then adds up its four sums with two
@@ -324,7 +324,7 @@ ${chunks}
         // up (lane %c of the group keeps sum c) and stored at row 4 %j + c of the span, in
         // the group's column (%colc: c ${col} + group), and y_{k+1} = (alpha_k u + beta_k) y_k
         // + y_{k-1} with the staged (alpha_k, beta_k). The sums, unrolled over the ${tp}
-        // pairs, come from ireesht/kernels_mlir.py.
+        // pairs, come from ireesht/codegen/mlir.
         func.func private @step${tp}(%part: memref<${part_size}xf64, #gpu.address_space<workgroup>>,
             %ab_s: memref<${span}x2xf64, #gpu.address_space<workgroup>>, %j: index, %colc: index,
             %c: index, %u: vector<${tp}xf64>, %g0: vector<${tp}xf64>, %g1: vector<${tp}xf64>,

@@ -1,5 +1,5 @@
 // Legendre analysis of float32 batches on NVIDIA tensor cores, q[b][(l,m)] = sum_i w_i
-// F[b][i][m] P_lm(cos theta_i): the Ishioka recurrence in float64 (ireesht/ishioka.py)
+// F[b][i][m] P_lm(cos theta_i): the Ishioka recurrence in float64 (ireesht/numerics/ishioka.py)
 // makes each pair's values, and the sums over the pairs are matrix products per order,
 // S_e = G_e P_e and S_o = G_o Y: P_e (pairs x steps) the even degrees' values P_{m+2k} =
 // e1_k y_k + e2_{k-1} y_{k-1} (in float64, so that the float32 sums meet no cancellation),
@@ -7,8 +7,8 @@
 // ${nf} fields (re, im); q_{m+2k} = S_e, q_{m+2k+1} = g_k S_o. CUDA only (nvgpu.mma.sync,
 // m16n8k8 on tf32, as leg_synth_mma.mlir: each float32 factor as tf32 hi + lo, each product
 // as lo hi + hi lo + hi hi). For plans whose seeds all start live (no careful loop;
-// ireesht/kernels_mlir.py mma_analysis). Stage contract and tables: kernels/CONTRACT.md,
-// as leg_analys_ishioka.mlir. A string.Template rendered by ireesht/kernels_mlir.py.
+// registry variant tensor_cores). Stage contract and tables: docs/design.md,
+// as leg_analys_ishioka.mlir. A string.Template rendered by ireesht/codegen/mlir.
 //
 // Grid (mc, ceil(B / ${nf}), 1): one workgroup of ${nw} warps per order and ${nf} fields; warp
 // w holds the 32 pairs from skip + 32 w, a lane one pair, whose chain it runs (warps past the
@@ -103,7 +103,7 @@ ${legendre_core}
         // ${win} steps of the lane's chain from row %j0 of the staged rows: the even value
         // e1_k y_k + e2_{k-1} y_{k-1} at %so + 36 j of the warp's rows, y_k ${par_rows} floats
         // on, each rounded to float32; y_{k+1} = (alpha_k u + beta_k) y_k + y_{k-1}. Returns
-        // (y_{k+${win}}, y_{k+${win}-1}). Unrolled by ireesht/kernels_mlir.py: LLVM kept the
+        // (y_{k+${win}}, y_{k+${win}-1}). Unrolled by ireesht/codegen/mlir: LLVM kept the
         // loop, each step waiting on the last (H200, lmax 1023, 16 fields: 1096 -> 988 us).
         func.func private @chain(%ab_s: memref<${rows}x2xf64, #gpu.address_space<workgroup>>,
             %ee_s: memref<${rows}x2xf64, #gpu.address_space<workgroup>>,

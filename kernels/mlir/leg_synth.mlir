@@ -1,7 +1,7 @@
 // Legendre synthesis: F[b][i][m] = sum_{l=m..L} q[b][(l,m)] P_lm(cos theta_i).
-// Stage contract: kernels/CONTRACT.md, shared with kernels/wgsl/leg_synth.wgsl (which has
+// Stage contract: docs/design.md, shared with kernels/wgsl/leg_synth.wgsl (which has
 // not taken this design: its loops check and select at every step). A string.Template
-// rendered by ireesht/kernels_mlir.py.
+// rendered by ireesht/codegen/mlir.
 //
 // Grid (ceil(npairs / (64 ${kp})), mc, ceil(B / ${nf})), its (x, y) taken in the snake
 // order of @workgroup_of. A thread owns ${kp} adjacent latitude pairs (i, NL-1-i), counted

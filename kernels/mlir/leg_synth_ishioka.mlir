@@ -1,11 +1,11 @@
 // Legendre synthesis, F[b][i][m] = sum_{l=m..L} q[b][(l,m)] P_lm(cos theta_i), by the Ishioka
-// recurrence in float64 (ireesht/ishioka.py: one chain y_k per order and latitude pair, in
+// recurrence in float64 (ireesht/numerics/ishioka.py: one chain y_k per order and latitude pair, in
 // u = x^2, two fused multiply-adds per two degrees; the even degrees from modified
 // coefficients, the odd ones times x at the end). The plan's data (q, F, and the tables
 // but `chain`) may be float32: they are widened once, and only F is rounded back. Stage
-// contract and grid: kernels/CONTRACT.md, as leg_synth.mlir (the other scheme of this
+// contract and grid: docs/design.md, as leg_synth.mlir (the other scheme of this
 // family), whose workgroup order, polar rows and careful/lean loops this kernel shares
-// (legendre_core.mlir). A string.Template rendered by ireesht/kernels_mlir.py.
+// (legendre_core.mlir). A string.Template rendered by ireesht/codegen/mlir.
 //
 // A thread owns ${kp} adjacent latitude pairs and ${nf} fields: accumulators
 // vector<${slots}x${at}>, slot i ${nf} + f for pair i and field f, of the even and odd parts,
@@ -30,7 +30,7 @@ ${grid_yz}
 ${legendre_core}
 
         // The values into the sums' type (${at}: float64, or float32 with ${nf} fields per
-        // thread, ireesht/kernels_mlir.py), a staged coefficient into it, and a sum back.
+        // thread, ireesht/codegen/mlir), a staged coefficient into it, and a sum back.
         func.func private @to_sums(%v: vector<${kp}xf64>) -> vector<${kp}x${at}> {
 ${to_sums}
         }
@@ -198,7 +198,7 @@ ${put}
         // F of the fields of the thread's pairs, rounded once to the plan's type: the even
         // part plus (north row p0 + i) or minus (its mirror NL-1-p0-i) x times the odd sum.
         // With level sums, a pair's sums still carry its level's scale 2^(-S k) and take its
-        // live factor here (one level at most: ireesht/kernels_mlir.py _ishioka_synth_values).
+        // live factor here (one level at most: ireesht/codegen/mlir/ishioka.py synth_values).
         func.func private @store(
             %F: memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
             %p0: index, %nlat: index, %npairs: index, %nfields: index, %b0: index, %m: index, %x: vector<${kp}xf64>,
@@ -439,7 +439,7 @@ ${first_field}
               : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
                  index, index, index) -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>)
           // true when the plan needs no careful loop (every seed starts live, or the sums
-          // carry the one level below: ireesht/kernels_mlir.py): it then folds away
+          // carry the one level below: ireesht/codegen/mlir): it then folds away
           %lean_only = arith.constant ${lean_only}
 
           %st:8 = scf.for %base = %c0 to %nsteps step %cspan

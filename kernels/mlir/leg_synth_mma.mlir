@@ -1,5 +1,5 @@
 // Legendre synthesis of float32 batches on NVIDIA tensor cores: the Ishioka recurrence in
-// float64 (ireesht/ishioka.py, as leg_synth_ishioka.mlir) makes each pair's values, and the
+// float64 (ireesht/numerics/ishioka.py, as leg_synth_ishioka.mlir) makes each pair's values, and the
 // sums over the steps are matrix products per order: E = P_e Q_e and O = Y Q_o, P_e (pairs x
 // steps) the even degrees' values P_{m+2k} = e1_k y_k + e2_{k-1} y_{k-1} (in float64, so
 // that no cancellation next to the equator is left to the float32 sums), Y the chain values
@@ -7,10 +7,10 @@
 // only (nvgpu.mma.sync, m16n8k8 on tf32): every float32 value v enters as hi + lo, each a
 // tf32 (10 bits), and each product as lo hi + hi lo + hi hi in float32 (3xTF32), about
 // float32's accuracy. For plans whose seeds all start live (no careful loop;
-// ireesht/kernels_mlir.py mma_synthesis). Stage contract and grid: kernels/CONTRACT.md, as
+// registry variant tensor_cores). Stage contract and grid: docs/design.md, as
 // leg_synth.mlir, over the whole groups of ${nf} fields only: leg_synth_ishioka.mlir takes
 // the B mod ${nf} fields past them (with no whole group, one row of workgroups runs no step).
-// A string.Template rendered by ireesht/kernels_mlir.py.
+// A string.Template rendered by ireesht/codegen/mlir.
 //
 // A workgroup holds ${wpairs} pairs of one order and ${nf} fields: warp w (of ${warps}) the 16
 // pairs from skip + ${wpairs} wx + 16 w, one tile of the products' rows. Lane (g, t) = (l / 4,

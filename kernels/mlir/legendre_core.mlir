@@ -2,15 +2,15 @@
         // leg_synth_ishioka.mlir and leg_analys_ishioka.mlir (part ishioka: the float64
         // kernels' conversions and chain rows; part mma: the tf32 split, the seeds and the
         // staged chain rows of leg_synth_mma.mlir and leg_analys_mma.mlir), cut at the
-        // `// part:` lines by ireesht/kernels_mlir.py and pasted into each as the
+        // `// part:` lines by ireesht/codegen/mlir and pasted into each as the
         // placeholder legendre_core (the WGSL twin is kernels/wgsl/legendre_core.wgsli).
-        // Tables and the schemes: ireesht/legendre.py, ireesht/ishioka.py. A thread runs
+        // Tables and the schemes: ireesht/numerics/legendre.py, ireesht/numerics/ishioka.py. A thread runs
         // ${kp} latitude pairs: the recurrence state is vector<${kp}x${ft}> (parts scaling
         // and recurrence; the others take ${ft} for the plan's data type). IREE inlines these
         // functions into @main.
 // part: polar
         // The number of latitude pairs next to the pole that order %m skips (polar[m]:
-        // their P_lm stay far below the counting threshold for every l, ireesht/legendre.py
+        // their P_lm stay far below the counting threshold for every l, ireesht/numerics/legendre.py
         // polar_rows).
         func.func private @polar_rows(%polar: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %m: index) -> index {
           %v = memref.load %polar[%m] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
@@ -207,7 +207,7 @@
         // %plast) at l = m - 1: (u_hi, u_lo, y1 = 0, z = seed, k), the seed of order m and pair
         // p (c_m sin^m theta as the scaled value y and exponent counter k: the true value is
         // y 2^(S k), S = ${scale_bits}) from row m npairs + p of the seed table
-        // (ireesht/legendre.py seed_table). The first step, with the table's seed row
+        // (ireesht/numerics/legendre.py seed_table). The first step, with the table's seed row
         // (A, B, C, E) = (0, 1, 0, 1), turns it into y1 = seed: the loops treat l = m like any
         // other degree.
         func.func private @init(%xtab: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>,
@@ -241,7 +241,7 @@
 
         // u y, the node times the state: fma(u_hi, y, u_lo y) with the node as hi + lo in
         // float32; in float64 a plain product, since the tables' lo parts are 0 there
-        // (ireesht/plan.py), so it rounds the same and saves a multiply and a register per
+        // (ireesht/tables.py), so it rounds the same and saves a multiply and a register per
         // pair.
         func.func private @node_times(%uh: vector<${kp}x${ft}>, %ul: vector<${kp}x${ft}>, %y1: vector<${kp}x${ft}>,
                                       %keep: vector<${kp}xi1>) -> vector<${kp}x${ft}> {
@@ -322,13 +322,13 @@ ${narrow}
 
         // A seed (y, k) of the plan's seed table as the float64 state (y', k'), the same
         // value (exact: times a power of two) on the state's scale
-        // (ireesht/kernels_mlir.py ISHIOKA_SCALING).
+        // (ireesht/geometry.py ISHIOKA_SCALING).
         func.func private @seed64(%ys: ${ft}, %kf: ${ft}) -> (f64, i64) {
 ${seed64}
         }
 
         // G(n) = floor(n/2) floor((n+1)/2) + n + 1: order m's rows of the chain table start
-        // at G(L) - G(L - m) (ireesht/ishioka.py offset).
+        // at G(L) - G(L - m) (ireesht/numerics/ishioka.py offset).
         func.func private @chain_g(%n: index) -> index {
           %c1 = arith.constant 1 : index
           %c2 = arith.constant 2 : index

@@ -1,9 +1,9 @@
-// Fourier analysis stage `fft_analys` (kernels/CONTRACT.md): f -> F, one workgroup per row.
+// Fourier analysis stage `fft_analys` (docs/design.md): f -> F, one workgroup per row.
 //
 //   F[b][i][m] = sum_j f[b][i][j] exp(-i m 2 pi j / NP),  m = 0..M   (raw DFT, no 1/NP)
 //
 // bindings 0 twiddle [NT] vec2 (rows k < NP: (cos, sin)(2 pi k / NP); then the blocks of the
-// FFT passes, ireesht/fourier.py), 1 f [B][NL][NP] f32, 2 F [B][NL][mc] vec2
+// FFT passes, ireesht/numerics/fourier.py), 1 f [B][NL][NP] f32, 2 F [B][NL][mc] vec2
 // push constants NL, NP, mc, B; grid (NL, B, 1); entry point `main`.
 //
 // One entry point; the path is chosen from NP at run time. The branch is uniform (push

@@ -1,9 +1,9 @@
-// Fourier synthesis stage `fft_synth` (kernels/CONTRACT.md): F -> f, one workgroup per row.
+// Fourier synthesis stage `fft_synth` (docs/design.md): F -> f, one workgroup per row.
 //
 //   f[b][i][j] = Re F_0 + 2 Re sum_{m=1..M} F_m exp(i m 2 pi j / NP)   (Im F_0 ignored)
 //
 // bindings 0 twiddle [NT] vec2 (rows k < NP: (cos, sin)(2 pi k / NP); then the blocks of the
-// FFT passes, ireesht/fourier.py), 1 F [B][NL][mc] vec2, 2 f [B][NL][NP] f32
+// FFT passes, ireesht/numerics/fourier.py), 1 F [B][NL][mc] vec2, 2 f [B][NL][NP] f32
 // push constants NL, NP, mc, B; grid (NL, B, 1); entry point `main`.
 //
 // One entry point; the path is chosen from NP at run time. The branch is uniform (push

@@ -1,6 +1,6 @@
 // Legendre analysis: q[b][(l,m)] = sum_i w_i F[b][i][m] P_lm(cos theta_i).
-// Stage contract: kernels/CONTRACT.md. Tables, the exact-coefficient recurrence, its
-// difference form near the poles and the rescaling scheme: ireesht/legendre.py.
+// Stage contract: docs/design.md. Tables, the exact-coefficient recurrence, its
+// difference form near the poles and the rescaling scheme: ireesht/numerics/legendre.py.
 //
 // Grid (mc, ceil(B / NF), 1): one workgroup per m. Threads own latitude pairs (i, NL-1-i)
 // and walk them in chunks of WG KP pairs, KP per thread; for each chunk the recurrence runs over l and every

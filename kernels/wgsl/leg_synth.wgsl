@@ -1,6 +1,6 @@
 // Legendre synthesis: F[b][i][m] = sum_{l=m..L} q[b][(l,m)] P_lm(cos theta_i).
-// Stage contract: kernels/CONTRACT.md. Tables, the exact-coefficient recurrence, its
-// difference form near the poles and the rescaling scheme: ireesht/legendre.py.
+// Stage contract: docs/design.md. Tables, the exact-coefficient recurrence, its
+// difference form near the poles and the rescaling scheme: ireesht/numerics/legendre.py.
 //
 // Grid (ceil(npairs / (WG KP)), mc, ceil(B / NF)). A thread owns KP latitude pairs
 // (i, NL-1-i): one recurrence serves both rows of a pair, since P_lm(-x) = (-1)^(l-m) P_lm(x),

@@ -24,7 +24,7 @@ FLOAT_BYTES = {"f32": 4, "f64": 8}  # a float of each type (workgroup arrays; _p
 
 
 # The integer type of each float type the templates take (the Legendre stages' exponent
-# counters), and the rescaling of the recurrence (ireesht/legendre.py): values carried as
+# counters), and the rescaling of the recurrence (ireesht/numerics/legendre.py): values carried as
 # y 2^(S k), |y| < 2^T, with S and T such that the dropped values (below 2^(T - S)) are far
 # below the type's rounding.
 FLOAT_FORMATS = {

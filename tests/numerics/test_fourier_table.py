@@ -1,4 +1,4 @@
-"""The Fourier stages' twiddle table (ireesht/fourier.py, kernels/CONTRACT.md): the rows the
+"""The Fourier stages' twiddle table (ireesht/numerics/fourier.py, docs/design.md): the rows the
 MLIR family's radix-R passes read hold the rotations the pass applies, exp(2 pi i r k / (R p)),
 checked here against the table's own first NP rows (entry r k NP / (R p)), in float64."""
 

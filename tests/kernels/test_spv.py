@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 WGSL_DIR = REPO / "kernels" / "wgsl"
 SHIPPED = sorted(WGSL_DIR.glob("*.spv"))
 

@@ -33,7 +33,7 @@ from checks import BOUNDS, PLAN_SHAPES, check_enqueued_calls, check_plan
 # 5.0e-7, analysis 4.4e-7, roundtrip 7.4e-7 at lmax 255; float64 (the same sources built with
 # -DSHT_F64): 1.2e-14 synthesis, 2.3e-14 analysis and roundtrip.
 TOL, TOL_ROUNDTRIP = BOUNDS["float32"]
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("lmax", [0, 1, 2, 3, 5, 16, 31, 63, 127, 255])

@@ -1,5 +1,5 @@
-"""The Ishioka recurrence's tables (ireesht/ishioka.py) against the independent float64
-reference (ireesht/reference.py), and the closed form of their row offsets."""
+"""The Ishioka recurrence's tables (ireesht/numerics/ishioka.py) against the independent float64
+reference (ireesht/numerics/reference.py), and the closed form of their row offsets."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Fourier stages of the MLIR kernel family (kernels/mlir/fft_synth.mlir, fft_analys.mlir):
-what only this family has, beyond the cases both families run in tests/test_fft_stages.py
+what only this family has, beyond the cases both families run in tests/kernels/test_fft_stages.py
 (whose harness and checks these use): sizes at the limits of its own kernels, on IREE's
 Vulkan driver, and compile-only checks for CUDA and Metal (no such GPU here).
 """

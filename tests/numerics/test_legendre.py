@@ -1,5 +1,5 @@
-"""The Legendre tables and the fp32 rescaling scheme (ireesht/legendre.py) against the
-independent float64 reference recurrence (ireesht/reference.py)."""
+"""The Legendre tables and the fp32 rescaling scheme (ireesht/numerics/legendre.py) against the
+independent float64 reference recurrence (ireesht/numerics/reference.py)."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ from ireesht.runtime.device import available_drivers
 from ireesht.cli import main
 from ireesht.numerics.reference import random_coefficients
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")

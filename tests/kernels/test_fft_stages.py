@@ -1,4 +1,4 @@
-"""Fourier stages fft_synth / fft_analys (kernels/CONTRACT.md) of both kernel families on
+"""Fourier stages fft_synth / fft_analys (docs/design.md) of both kernel families on
 IREE's Vulkan driver against numpy.fft in float64.
 
 WGSL family: one small MLIR module wraps each stage's .spv in an ``hal.dispatch.extern`` with
@@ -6,7 +6,7 @@ the contract's bindings, push constants and grid; all sizes are dynamic, so it i
 once for every case. MLIR family (kernels/mlir): each stage template is rendered once per NL
 (the grid's x extent is the one size fixed at compile time) into a module that calls it with
 ``flow.dispatch``; NP, mc and B are dynamic, so that module too serves every case.
-tests/test_mlir_fft.py adds what only the MLIR family has, with the helpers of this file.
+tests/kernels/test_mlir_fft.py adds what only the MLIR family has, with the helpers of this file.
 
 Inputs are fresh random numbers on every run. The bound is a relative L2 error of 1e-6
 (synthesis: relative to the reference; analysis: relative to the reference's expected norm,
@@ -194,7 +194,7 @@ def load(family: str) -> Stages:
 
 POW2 = [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]  # FFT path of both families
 # NP / 2 a product of 2, 3 and 5: the MLIR family's FFT (radix 3 and 5 passes too), the WGSL
-# family's direct DFT (tests/test_mlir_fft.py has the long rows)
+# family's direct DFT (tests/kernels/test_mlir_fft.py has the long rows)
 SMOOTH = [6, 10, 12, 24, 30, 40, 90, 100, 360]
 OTHER = [2, 14, 97, 98]  # direct-DFT path of both: NP / 2 with a prime factor > 5, or too short
 SHAPES = [(nl, b) for nl in NLS for b in (1, 3)]  # (NL, B)

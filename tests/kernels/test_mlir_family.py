@@ -25,7 +25,7 @@ from ireesht.runtime import device as runtime
 import checks
 from checks import BOUNDS, PLAN_SHAPES, check_enqueued_calls
 
-# the bounds of the WGSL family (tests/test_vulkan_pipeline.py says why): the MLIR kernels do
+# the bounds of the WGSL family (tests/kernels/test_vulkan_pipeline.py says why): the MLIR kernels do
 # the same float32 arithmetic. float64 kernels: measured 1.1e-14 synthesis, 2.3e-14 analysis
 # at lmax 255 (lavapipe and an H200), 9.4e-14 roundtrip at lmax 1023 (H200)
 TOL = BOUNDS["float32"][0]
@@ -76,7 +76,7 @@ def test_batch_of_fields_any_leading_shape(vulkan, rng):
 def test_info_counts_the_resident_tables(vulkan):
     mod = build(40, mmax=17, nlat=45, nphi=80)
     p, item = mod.plan, 4  # float32
-    # xtab, seedtab, polar, coef, stab, wtab, twiddle (kernels/CONTRACT.md)
+    # xtab, seedtab, polar, coef, stab, wtab, twiddle (docs/design.md)
     n = (p.npairs * 4 + p.mc * p.npairs * 2 + p.mc + p.nlm * 5 + p.npairs
          + fourier.twiddle_rows(p.nphi) * 2)
     assert mod.info["tables_bytes"] == n * item
@@ -275,7 +275,7 @@ def test_ishioka_analysis_serves_the_plans_one_workgroup_holds():
     assert (shape["kp"], shape["nw"]) == (2, 6)
 
 
-def test_lanes64_analysis_serves_cuda_grids_of_more_than_256_pairs_or_in_segments():
+def test_lanes64_analysis_serves_cuda_grids_of_more_than_384_pairs_or_in_segments():
     # float32, one field per thread, the "ishioka" analysis, CUDA, no seed below level -1
     # (lmax 2047: level -1), more than 384 pairs or in segments; 8 pairs per thread in
     # workgroups of whole warps, 128 threads at most (chunks of 1024 pairs past that); spans
