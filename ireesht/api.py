@@ -118,6 +118,7 @@ def build(
     *,
     fields_per_thread: int = 1,
     recurrence: str = "auto",
+    variants: Mapping | None = None,
     cpu_baselines: tuple[str, ...] = ("x86-64-v3", "aarch64"),
     progress=None,
 ) -> Path:
@@ -127,8 +128,9 @@ def build(
     family); the CPU gets one module per portable baseline in ``cpu_baselines`` (never the
     host's own features, so the artifacts run on any CPU of that baseline). ``recurrence``
     (see ``compile``) applies to the targets whose kernels run it, "auto" to each target's
-    default. ``progress(message)`` is called before each compilation. Returns the directory;
-    load it with ``ireesht.load``.
+    default. ``variants`` (see ``compile``) applies to every target: each must serve the
+    variants named. ``progress(message)`` is called before each compilation. Returns the
+    directory; load it with ``ireesht.load``.
     """
     for b in cpu_baselines:
         check_choice("cpu_baselines", b, CPU_BASELINES)
@@ -139,7 +141,7 @@ def build(
         for cpu in (cpu_baselines if t == "cpu" else ("host",)):
             plan = Plan.create(lmax, mmax, nlat, nphi, grid, t, dtype, kernels or "auto",
                                fields_per_thread, recurrence=_recurrence_for(t, recurrence),
-                               cpu=cpu)
+                               variants=variants, cpu=cpu)
             jobs.append(plan)
     modules = []
     for i, plan in enumerate(jobs):

@@ -71,7 +71,7 @@ class Variant:
     ``prefer``). ``tables``: the device tables its dispatch reads, in binding order
     (``ireesht.tables``). ``params``: tunable parameters and their defaults (a
     plan may set them, ``compile(variants=...)``). ``needs``: device features beyond the
-    target's baseline ("float64", "subgroup_shuffle", "subgroup_arithmetic").
+    target's baseline ("float64", "tensor_cores", "subgroup_shuffle", "subgroup_arithmetic").
     """
 
     family: str

@@ -62,7 +62,18 @@ CASES = {
 # the CPU target (and ducc0 as its peer), for the CI machine's kind
 CPU_CASES = {f"cpu_l{lmax}_b1": (dict(lmax=lmax, targets=("cpu",), cpu_baselines=("x86-64-v3",)), 1)
              for lmax in (127, 255, 511, 1023)}
-SUITES = {"readme": CASES, "cpu": CPU_CASES, "smoke": {"l31_b1": (dict(lmax=31, targets=GPU), 1)}}
+# the evidence for the registry's "auto" choices on CUDA: each case forces the variant that
+# auto passes over, to be read beside the readme case of the same size
+VARIANT_CASES = {
+    **{f"l{lmax}_b1_lane_sums": (dict(lmax=lmax, targets=("cuda",),
+                                      variants={"leg_analys": "lane_sums"}), 1)
+       for lmax in (127, 255, 1023)},
+    "l1023_b1_standard": (dict(lmax=1023, targets=("cuda",), recurrence="standard"), 1),
+    "l1023_b16_lane_sums": (dict(lmax=1023, targets=("cuda",), fields_per_thread=4,
+                                 variants={"leg_analys": "lane_sums"}), 16),
+}
+SUITES = {"readme": CASES, "variants": VARIANT_CASES, "cpu": CPU_CASES,
+          "smoke": {"l31_b1": (dict(lmax=31, targets=GPU), 1)}}
 
 
 def prepare(out: Path, suite: str) -> None:
@@ -77,8 +88,9 @@ def prepare(out: Path, suite: str) -> None:
     (out / "cases.json").write_text(json.dumps({n: b for n, (_, b) in cases.items()}, indent=1))
 
 
-def measure(mod, batch: int, calls: int, rng: np.random.Generator) -> dict:
-    """The times and errors of one loaded module (module doc)."""
+def measure(mod, batch: int, calls: int, rng: np.random.Generator) -> tuple[dict, dict]:
+    """The times and errors of one loaded module (module doc), and the inputs and results a
+    peer is checked with (``q``, ``f``: the float64 reference where computed, else ours)."""
     p = mod.plan
     q, _, q_dev, f_out, q_out = device_inputs(mod, batch, rng)
     f_dev = mod.synth(q_dev, out=f_out)
@@ -88,8 +100,11 @@ def measure(mod, batch: int, calls: int, rng: np.random.Generator) -> dict:
     g = p.make_grid()
     row = {"device": mod.info["device"], "lmax": p.lmax, "grid": f"{p.nlat} x {p.nphi}",
            "dtype": p.dtype, "batch": batch, "variants": mod.info["variants"]}
+    data = {"q": q, "f": f, "f_is_reference": False}
     if p.lmax <= 1023:
         f_ref = reference.synth(q[:1], p.lmax, p.mmax, g)
+        if batch == 1:
+            data.update(f=f_ref, f_is_reference=True)
         row["error_synth"] = rel_l2(f[:1], f_ref)
         q_ref = q[:1] if p.exact else reference.analys(f_ref, p.lmax, p.mmax, g, exact=False)
         row["error_roundtrip"] = rel_l2(q2[:1], q_ref)
@@ -136,6 +151,39 @@ def torch_harmonics_ms(p, batch: int, calls: int) -> list[float]:
     return out
 
 
+def shtns_ms(p, batch: int, calls: int, data: dict, binary: str) -> dict:
+    """SHTns's CUDA transforms (``tools/peers``'s benchmark program, one process per plan,
+    same grid, batch, dtype and inputs): enqueued and waited ms, synth / analysis, and its
+    errors (synthesis against ``data["f"]``: the float64 reference or, where that was not
+    computed, ours)."""
+    import subprocess
+    import tempfile
+
+    grid = {"gauss": "gauss", "equiangular": "poles"}[p.grid]
+    if batch > 1 and p.nlat % 2:
+        return {"error": "SHTns batches only even nlat on the GPU"}
+    with tempfile.TemporaryDirectory() as tmp:
+        qf, ff = Path(tmp, "q.bin"), Path(tmp, "f.bin")
+        np.ascontiguousarray(data["q"], np.complex128).tofile(qf)
+        f = np.broadcast_to(np.asarray(data["f"], np.float64), (batch, p.nlat, p.nphi))
+        np.ascontiguousarray(f).tofile(ff)
+        prec = "64" if p.dtype == "float64" else "32"
+        cmd = [binary, "bench", grid, str(p.lmax), str(p.mmax), str(p.nlat), str(p.nphi),
+               str(batch), prec, "phi" if p.nlat % 2 else "native", str(qf), str(ff),
+               str(calls), "5", str(calls)]
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    line = next((x for x in out.stdout.splitlines() if x.startswith("RESULT ")), None)
+    if line is None:
+        return {"error": f"rc {out.returncode}: {(out.stderr or out.stdout)[-200:]}"}
+    r = json.loads(line[len("RESULT "):])
+    if "error" in r:
+        return {"error": r["error"]}
+    return {"enqueued_ms": [r["synth_enq_ms"], r["analys_enq_ms"]],
+            "waited_ms": [r["synth_wait_ms"], r["analys_wait_ms"]],
+            "error_synth": r["err_synth"], "error_roundtrip": r["err_roundtrip"],
+            "synth_checked_against": "reference" if data["f_is_reference"] else "ireesht"}
+
+
 def ducc0_ms(p, batch: int, calls: int) -> list[float]:
     """ducc0 on every core, same Gauss grid and dtype: synthesis, analysis (ms per call)."""
     import os
@@ -152,7 +200,8 @@ def ducc0_ms(p, batch: int, calls: int) -> list[float]:
             median_ms(lambda: ducc0.sht.analysis_2d(map=f, **kw), calls)]
 
 
-def run(root: Path, out: Path | None, calls: int, peers: bool, only: str | None) -> dict:
+def run(root: Path, out: Path | None, calls: int, peers: bool, only: str | None,
+        shtns: str | None = None) -> dict:
     """Every module of every case under ``root``; writes ``out`` (JSON) as it goes."""
     from ireesht.runtime import artifacts
     from ireesht.runtime.device import available_drivers
@@ -171,11 +220,13 @@ def run(root: Path, out: Path | None, calls: int, peers: bool, only: str | None)
             key = f"{name}/{entry['target']}:{entry['kernels']}"
             try:
                 mod = load_entry(manifest, entry)
-                row = measure(mod, batch, calls, rng)
+                row, data = measure(mod, batch, calls, rng)
                 # torch-harmonics' tables take O(lmax^3) memory: 21.6 GB at lmax 1023
                 if (peers and entry["target"] == "cuda" and row["dtype"] == "float32"
                         and row["lmax"] <= 1023):
                     row["torch_harmonics_ms"] = _peer(torch_harmonics_ms, mod.plan, batch, calls)
+                if shtns and entry["target"] == "cuda":
+                    row["shtns"] = _peer(shtns_ms, mod.plan, batch, calls, data, shtns)
                 if peers and entry["target"] == "cpu":
                     row["ducc0_ms"] = _peer(ducc0_ms, mod.plan, batch, calls)
                 del mod
@@ -188,9 +239,9 @@ def run(root: Path, out: Path | None, calls: int, peers: bool, only: str | None)
     return result
 
 
-def _peer(fn, plan, batch: int, calls: int):
+def _peer(fn, plan, batch: int, calls: int, *args):
     try:
-        return fn(plan, batch, calls)
+        return fn(plan, batch, calls, *args)
     except Exception as e:  # not installed, or out of memory: the row says why
         return f"{type(e).__name__}: {e}"[:200]
 
@@ -221,22 +272,26 @@ def compare(ref: dict, new: dict, threshold: float) -> int:
 
 
 def table(result: dict) -> None:
-    """The markdown table of a run (BENCHMARKS.md)."""
-    print("| case | target | device | enqueued ms | waited ms | peer ms | synth / roundtrip "
-          "rel L2 |")
-    print("|---|---|---|---|---|---|---|")
+    """The markdown table of a run (BENCHMARKS.md): enqueued ms, synthesis / analysis, the
+    peers of the same run and ireesht's time over SHTns's."""
+    print("| case | target | enqueued ms | waited ms | SHTns ms | ireesht / SHTns "
+          "| torch-harmonics or ducc0 ms | synth / roundtrip rel L2 |")
+    print("|---|---|---|---|---|---|---|---|")
+    pair = lambda v: f"{v[0]:.4f} / {v[1]:.4f}" if isinstance(v, list) else ""  # noqa: E731
     for key, r in result["results"].items():
         name, target = key.split("/")
         if "error" in r:
-            print(f"| {name} | {target} | error: {r['error'][:100]} | | | | |")
+            print(f"| {name} | {target} | error: {r['error'][:100]} | | | | | |")
             continue
+        sh = r.get("shtns") if isinstance(r.get("shtns"), dict) else {}
+        ratio = ([a / b for a, b in zip(r["enqueued_ms"], sh["enqueued_ms"])]
+                 if "enqueued_ms" in sh else None)
+        ratio = f"{ratio[0]:.2f} / {ratio[1]:.2f}" if ratio else sh.get("error", "")[:40]
         peer = r.get("torch_harmonics_ms", r.get("ducc0_ms", ""))
-        peer = f"{peer[0]:.3f} / {peer[1]:.3f}" if isinstance(peer, list) else ""
         err = " / ".join(f"{r[k]:.1e}" if k in r else "-"
                          for k in ("error_synth", "error_roundtrip"))
-        print(f"| {name} | {target} | {r['device']} | {r['enqueued_ms'][0]:.4f} / "
-              f"{r['enqueued_ms'][1]:.4f} | {r['waited_ms'][0]:.4f} / {r['waited_ms'][1]:.4f} "
-              f"| {peer} | {err} |")
+        print(f"| {name} | {target} | {pair(r['enqueued_ms'])} | {pair(r['waited_ms'])} "
+              f"| {pair(sh.get('enqueued_ms'))} | {ratio} | {pair(peer)} | {err} |")
 
 
 def main() -> int:
@@ -251,6 +306,9 @@ def main() -> int:
     b.add_argument("--calls", type=int, default=50)
     b.add_argument("--peers", action="store_true")
     b.add_argument("--only", help="only the cases whose name contains this")
+    b.add_argument("--shtns", metavar="BINARY",
+                   help="time SHTns's CUDA transforms too, with this build of "
+                        "tools/peers/shtns_bench.cu (tools/peers/README.md)")
     c = sub.add_parser("compare")
     c.add_argument("reference", type=Path)
     c.add_argument("new", type=Path)
@@ -261,7 +319,7 @@ def main() -> int:
     if ns.cmd == "prepare":
         prepare(ns.out, ns.cases)
     elif ns.cmd == "run":
-        run(ns.root, ns.json, ns.calls, ns.peers, ns.only)
+        run(ns.root, ns.json, ns.calls, ns.peers, ns.only, ns.shtns)
     elif ns.cmd == "compare":
         return compare(json.loads(ns.reference.read_text()), json.loads(ns.new.read_text()),
                        ns.threshold)

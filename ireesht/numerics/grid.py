@@ -442,7 +442,7 @@ def make_grid(kind: str, nlat: int, nphi: int) -> Grid:
 def default_sizes(lmax: int, mmax: int, grid: str) -> tuple[int, int]:
     """Default ``(nlat, nphi)`` for a band limit, exact for analysis.
 
-    - ``"gauss"``: ``(lmax + 1, 2 (lmax + 1))``, the grid of DESIGN.md's benchmarks.
+    - ``"gauss"``: ``(lmax + 1, 2 (lmax + 1))``, the grid of the README's benchmarks.
     - ``"equiangular"``: ``(2 lmax + 1, 4 lmax)``: the fewest rings that are exact
       (see :attr:`Grid.exact_lmax`) and square cells (``dphi = dtheta``); lmax 360
       gives the 721 x 1440 grid of ERA5. ``lmax = 0`` gives ``(2, 2)``.

@@ -4,7 +4,7 @@ Independent of the kernels and of ``ireesht.numerics.legendre`` on purpose (it i
 only ``grid``, ``layout`` and ``validate``): its own Legendre recurrence, its own
 scaling, numpy's FFT. It is itself checked against ducc0.
 
-Conventions (DESIGN.md): orthonormal ``Y_lm = P_lm(cos theta) e^{i m phi}`` with
+Conventions (README, docs/design.md): orthonormal ``Y_lm = P_lm(cos theta) e^{i m phi}`` with
 the Condon-Shortley phase, ``2 pi int P_lm^2 dx = 1``; a real field is
 ``f = sum_l [q_l0 Y_l0 + 2 Re sum_{m>0} q_lm Y_lm]`` (``Im q_l0`` ignored);
 coefficients packed m-major (``ireesht.numerics.layout``); spatial arrays

@@ -4,7 +4,6 @@ float64 reference: synthesis values, and analysis(synthesis(q)) == q where quadr
 
 from __future__ import annotations
 
-import time
 
 import numpy as np
 import pytest
@@ -57,12 +56,11 @@ def test_equiangular_beyond_exactness_says_so(vulkan, rng):
     check_plan(mod, rng)  # synthesis is still checked
 
 
-def test_second_compile_comes_from_cache(vulkan):
+def test_second_compile_comes_from_cache(vulkan, rng):
     ireesht.compile(9, target="vulkan", kernels="wgsl")
-    t0 = time.perf_counter()
     mod = ireesht.compile(9, target="vulkan", kernels="wgsl")
     assert mod.info["module"] == "cache"
-    assert time.perf_counter() - t0 < 1.0
+    check_plan(mod, rng)  # the cached module computes the same transform
 
 
 def test_save_and_load_give_the_same_results(vulkan, rng, tmp_path):

@@ -7,7 +7,9 @@ import importlib
 from pathlib import Path
 
 import pytest
+from checks import check_plan
 
+import ireesht
 from ireesht import registry
 from ireesht.codegen.c import kernels_dir as c_dir
 from ireesht.codegen.mlir.common import kernels_dir as mlir_dir
@@ -130,3 +132,14 @@ def test_recurrence_ishioka_needs_a_kernel_that_runs_it():
                        "kernels on cuda or vulkan; expected recurrence='standard' with "
                        "target='metal'"):
         Plan.create(31, target="metal", recurrence="ishioka")
+
+
+def test_build_takes_forced_variants_into_the_artifact(vulkan, tmp_path, rng):
+    out = ireesht.build(15, tmp_path / "a", targets=("vulkan:mlir",),
+                        variants={"leg_analys": "lane_sums"})
+    mod = ireesht.load(out, target="vulkan")
+    assert mod.info["variants"]["leg_analys"] == "lane_sums"
+    check_plan(mod, rng)
+    with pytest.raises(ValueError, match="variants\\['leg_analys'\\]='lanes64'"):
+        ireesht.build(15, tmp_path / "b", targets=("vulkan:wgsl",),
+                      variants={"leg_analys": "lanes64"})
