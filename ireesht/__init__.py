@@ -9,12 +9,15 @@ Conventions (orthonormal, Condon-Shortley phase, packed m-major coefficients, sp
 
 __version__ = "0.1.0"
 
-__all__ = ["Module", "Plan", "build", "check", "compile", "load", "nlm", "pack", "unpack",
-           "__version__"]
+__all__ = ["ArtifactError", "CacheWarning", "DeviceError", "Module", "Plan", "build", "check",
+           "compile", "load", "nlm", "pack", "unpack", "__version__"]
 
 # Imported on first use, so that ``import ireesht`` costs nothing and ``ireesht.load`` pulls
 # in only the runtime (no code generator, no compiler).
 _LAZY = {
+    "ArtifactError": "ireesht.runtime.artifacts",
+    "CacheWarning": "ireesht.runtime.cache",
+    "DeviceError": "ireesht.runtime.device",
     "Module": "ireesht.runtime.module",
     "Plan": "ireesht.plan",
     "build": "ireesht.api",

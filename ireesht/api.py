@@ -90,20 +90,33 @@ def compile(
 
 
 def load_plan(plan: Plan, use_cache: bool = True) -> Module:
-    """The plan's module, from the disk cache or compiled (and cached), loaded here."""
+    """The plan's module, from the disk cache or compiled (and cached), loaded here.
+
+    A cache entry is used only if its sha256 matches; a corrupt one, or one that is not the
+    plan's module, is discarded with a warning and compiled again; an unusable cache
+    directory means compiling without it, with one warning (``runtime.cache``)."""
     text = codegen.render(plan)
-    # the flags name the host CPU's features for target cpu: part of the key
+    # the flags name the host CPU's features for target cpu: part of the key, as is the
+    # compiler (VM bytecode is versioned per IREE release)
     flags = " ".join(codegen.compile_flags(plan))
-    key = hashlib.sha256((text + codegen.digest(plan) + flags).encode()).hexdigest()[:24]
+    key = hashlib.sha256((text + codegen.digest(plan) + flags + codegen.compiler_version())
+                         .encode()).hexdigest()[:24]
     t0 = time.perf_counter()
+    if use_cache and (problem := cache.problem()):
+        cache.warn(f"{problem}; compiling without the cache")
+        use_cache = False
     vmfb = cache.read(key) if use_cache else None
-    source = "cache"
-    if vmfb is None:
-        vmfb, source = codegen.compile_plan(plan, text), "compiled"
+    info = {"target": plan.target, "module": "cache", "iree_compiler": codegen.compiler_version()}
+    if vmfb is not None:
+        try:
+            return Module(vmfb, plan, {**info, "compile_s": time.perf_counter() - t0})
+        except artifacts.ArtifactError as e:  # not the plan's module
+            cache.discard(key, f"is not this plan's module ({e})")
+    vmfb = codegen.compile_plan(plan, text)
+    if use_cache:
         cache.write(key, vmfb)
-    info = {"target": plan.target, "module": source, "compile_s": time.perf_counter() - t0,
-            "iree_compiler": codegen.compiler_version()}
-    return Module(vmfb, plan, info)
+    return Module(vmfb, plan, {**info, "module": "compiled",
+                               "compile_s": time.perf_counter() - t0})
 
 
 def build(

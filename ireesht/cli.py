@@ -16,7 +16,7 @@ from ireesht.numerics import reference
 from ireesht.numerics.grid import GRID_KINDS as GRIDS
 from ireesht.numerics.reference import random_coefficients, rel_l2
 from ireesht.registry import DTYPES, FIELDS_PER_THREAD, RECURRENCES, TARGETS
-from ireesht.runtime import artifacts
+from ireesht.runtime import artifacts, cache
 from ireesht.runtime.device import describe_device, scan_drivers
 
 
@@ -143,6 +143,18 @@ def check_cmd(ns: argparse.Namespace) -> int:
     return 0 if all(r["ok"] for r in rows) else 1
 
 
+def cache_cmd(ns: argparse.Namespace) -> int:
+    """Where compiled modules are cached and how much they take; ``--clear`` removes them."""
+    if ns.clear or ns.action == "clear":
+        print(f"removed {cache.clear()} files from {cache.root()}")
+        return 0
+    i = cache.info()
+    print(f"cache    {i['root']} (IREESHT_CACHE, else ~/.cache/ireesht)\n"
+          f"this     {i['dir']}\n"
+          f"entries  {i['entries']}, {i['bytes'] / 2**20:.1f} MiB")
+    return 0
+
+
 def variants(ns: argparse.Namespace) -> int:
     """Print docs/variants.md: the registry's variants and targets."""
     print(registry.docs_table(), end="")
@@ -210,6 +222,11 @@ def main(argv: list[str] | None = None) -> int:
                    help="as for build")
     _size_args(n)
     n.set_defaults(run=bench)
+    k = sub.add_parser("cache", help="where compiled modules are cached, their size; "
+                       "--clear removes them")
+    k.add_argument("action", nargs="?", choices=("show", "clear"), default="show")
+    k.add_argument("--clear", action="store_true", help="remove every cached module")
+    k.set_defaults(run=cache_cmd)
     sub.add_parser("variants", help="print the kernel variant registry as markdown "
                    "(docs/variants.md)").set_defaults(run=variants)
     ns = ap.parse_args(argv)

@@ -21,6 +21,7 @@ from ireesht.registry import TARGETS
 from ireesht.runtime import artifacts
 from ireesht.runtime import device as runtime
 from ireesht.runtime.module import load_entry
+from ireesht.validate import check_int
 
 # float32 transforms: a few 1e-6 up to lmax ~1000 on GPUs, twice that on lavapipe (its fma
 # is not fused); float64 about 1e-13. An order of magnitude above that is a wrong result,
@@ -104,6 +105,7 @@ def check(lmax: int = 127, batch: int = 2, grid: str = "gauss", verbose: bool = 
     so that both kernels are checked (its errors the larger of the two calls').
     Raises RuntimeError when no path is available.
     """
+    batch = check_int("batch", batch, minimum=1)
     # first: the first path's (synth, analys); q_ref: what the roundtrip should give
     rows, first, q, f_ref, q_ref = [], None, None, None, None
     rng = np.random.default_rng()

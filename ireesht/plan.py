@@ -11,15 +11,26 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
+import json
+import math
 from collections.abc import Mapping
 
-from ireesht import registry
+from ireesht import registry, tables
 from ireesht.geometry import lanes64_segment_steps
 from ireesht.numerics import grid as gridmod
 from ireesht.numerics import layout
 from ireesht.host import CPU_BASELINES
 from ireesht.registry import DTYPES, FIELDS_PER_THREAD, RECURRENCES, STAGES, TARGETS
-from ireesht.validate import check_choice, check_int
+from ireesht.validate import check_choice, check_int, check_plan_bytes, check_sizes
+
+
+def canonical_json(value) -> bytes:
+    """One byte string per JSON value (sorted keys, no spaces, ASCII, no NaN): what the
+    integrity digests of plans and manifests hash. Raises ValueError for NaN or infinities,
+    TypeError for what JSON cannot hold."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+                      allow_nan=False).encode()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -54,6 +65,7 @@ class Request:
     def __post_init__(self) -> None:
         for name in ("lmax", "mmax", "nlat", "nphi"):  # Python ints: hashable, JSON-able
             object.__setattr__(self, name, check_int(name, getattr(self, name), minimum=0))
+        check_sizes(self.lmax, self.nlat, self.nphi)  # before the grid is computed
         if self.mmax > self.lmax:
             raise ValueError(f"mmax={self.mmax}: expected mmax <= lmax={self.lmax}")
         check_choice("grid", self.grid, gridmod.GRID_KINDS)
@@ -67,8 +79,9 @@ class Request:
                          if any(self.dtype in v.dtypes for v in registry.candidates(f, "leg_synth")))
         check_choice(f"kernels (target={self.target!r}, dtype={self.dtype!r})", self.kernels,
                      families)
-        if (isinstance(self.fields_per_thread, bool)
-                or self.fields_per_thread not in FIELDS_PER_THREAD):
+        object.__setattr__(self, "fields_per_thread",
+                           check_int("fields_per_thread", self.fields_per_thread))
+        if self.fields_per_thread not in FIELDS_PER_THREAD:
             raise ValueError(f"fields_per_thread={self.fields_per_thread!r}: expected one of "
                              f"{FIELDS_PER_THREAD}")
         check_choice("cpu", self.cpu, ("host", *CPU_BASELINES) if self.target == "cpu"
@@ -118,6 +131,26 @@ class Plan(Request):
                              f"per stage, in the order {STAGES}")
         for stage, name, params in self.variants:
             registry.resolve(self, stage, {"name": name, **dict(params)})  # raises if unfit
+        check_plan_bytes(f"lmax={self.lmax}, nlat={self.nlat}, nphi={self.nphi}, "
+                         f"dtype={self.dtype!r}", self.device_bytes())
+
+    def device_bytes(self, batch: int = 1) -> int:
+        """Device memory of the resident tables and the buffers (q, F, f) of ``batch``
+        fields, in bytes."""
+        itemsize = {"f32": 4, "f64": 8}
+        table = sum(math.prod(int(n) for n in shape.split("x")) * itemsize[et]
+                    for shape, et in tables.table_shapes(self).values())
+        per_field = (2 * self.nlm + 2 * self.nlat * self.mc + self.nlat * self.nphi)
+        return table + batch * per_field * itemsize[tables.FLOAT_TYPES[self.dtype]]
+
+    @functools.cached_property
+    def fingerprint(self) -> str:
+        """sha256 of everything that determines the module's results and the tables it
+        reads: the plan (``as_dict``) and ``tables.TABLES_VERSION``. The module carries it
+        (reflection ``ireesht.plan`` of ``synth``), so that a module is used only with the
+        plan it was compiled for."""
+        return hashlib.sha256(canonical_json(
+            {"plan": self.as_dict(), "tables_version": tables.TABLES_VERSION})).hexdigest()
 
     @classmethod
     def create(cls, lmax: int, mmax: int | None = None, nlat: int | None = None,

@@ -11,6 +11,13 @@ import numpy as np
 from ireesht import geometry
 from ireesht.numerics import fourier, ishioka, legendre
 
+# The format of the tables: bump it when a table's content or layout changes for the same
+# plan. Modules carry it in their plan's fingerprint (``Plan.fingerprint``), so a module
+# compiled for other tables is refused when it loads, and cache entries miss.
+TABLES_VERSION = 1
+# MLIR element type of each plan dtype
+FLOAT_TYPES = {"float32": "f32", "float64": "f64"}
+
 def names(plan) -> tuple[str, ...]:
     """Every table the plan's variants read, each once, in the order of first use."""
     return tuple(dict.fromkeys(plan.synth_tables + plan.analys_tables))
@@ -23,7 +30,7 @@ def segment_steps(plan) -> int:
 
 def table_shapes(plan) -> dict[str, tuple[str, str]]:
     """The shape (``"AxB"``) and MLIR element type of each table of ``device_tables``."""
-    ft = {"float32": "f32", "float64": "f64"}[plan.dtype]
+    ft = FLOAT_TYPES[plan.dtype]
     p, nlm = plan.npairs, plan.nlm
     shapes = {"xtab": (f"{p}x4", ft), "seedtab": (f"{plan.mc * p}x2", ft),
               "polar": (f"{plan.mc}", ft), "coef": (f"{nlm}x4", ft), "stab": (f"{nlm}", ft),

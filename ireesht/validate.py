@@ -4,6 +4,9 @@ Each helper raises ``ValueError`` whose message names the parameter, the value i
 got and what was expected (``"lmax=-1: expected an integer >= 0"``), and returns
 the normalised value so callers can write ``lmax = check_int("lmax", lmax, minimum=0)``.
 Errors are values, not asserts: these checks stay on under ``python -O``.
+
+The size limits of a plan live here too (README, "Reliability"): a plan over them is refused
+before anything is allocated or generated.
 """
 
 from __future__ import annotations
@@ -14,7 +17,16 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 __all__ = [
+    "LMAX_LIMIT",
+    "NLAT_LIMIT",
+    "NPHI_LIMIT",
+    "FIELD_LIMIT",
+    "PLAN_BYTES_LIMIT",
     "check_int",
+    "check_sizes",
+    "check_plan_bytes",
+    "check_representable",
+    "check_result",
     "check_choice",
     "check_array",
     "check_finite",
@@ -43,6 +55,69 @@ def check_int(
     if maximum is not None and v > maximum:
         raise ValueError(f"{name}={v}: expected an integer <= {maximum}")
     return v
+
+
+# Size limits. IREE 3.13's Python runtime does not report a device's memory, so they are
+# fixed: lmax 16383 has 1.3e8 coefficients; the kernels take sizes as i32 push constants and
+# index a field's nlat x nphi values in 32 bits; the tables and one field's buffers (q, F, f)
+# of the largest plans take about 9 GiB in float32. A plan under the limits can still be too
+# large for a device: that surfaces as ireesht.DeviceError (out of memory) when it loads.
+LMAX_LIMIT = 16383
+NLAT_LIMIT = 32768
+NPHI_LIMIT = 65536
+FIELD_LIMIT = 2**31 - 1  # nlat * nphi
+PLAN_BYTES_LIMIT = 32 * 2**30
+
+
+def check_sizes(lmax: int, nlat: int, nphi: int) -> None:
+    """Refuse a plan whose sizes pass the limits above (integers already checked), before
+    anything of the plan is computed."""
+    for name, value, limit in (("lmax", lmax, LMAX_LIMIT), ("nlat", nlat, NLAT_LIMIT),
+                               ("nphi", nphi, NPHI_LIMIT)):
+        if value > limit:
+            raise ValueError(f"{name}={value}: over the size limit {name} <= {limit} "
+                             f"(ireesht.validate.{name.upper()}_LIMIT)")
+    if nlat * nphi > FIELD_LIMIT:
+        raise ValueError(f"nlat={nlat}, nphi={nphi}: a field of {nlat * nphi} values, over the "
+                         f"limit of {FIELD_LIMIT} (2^31 - 1, 32-bit indices)")
+
+
+def check_plan_bytes(what: str, needed: int) -> None:
+    """Refuse a plan whose device memory (``needed`` bytes: its tables and one field's
+    buffers) passes ``PLAN_BYTES_LIMIT``."""
+    if needed > PLAN_BYTES_LIMIT:
+        raise ValueError(f"{what}: needs {needed / 2**30:.1f} GiB of device memory (tables and "
+                         f"one field's buffers), over the limit of "
+                         f"{PLAN_BYTES_LIMIT / 2**30:.0f} GiB (ireesht.validate.PLAN_BYTES_LIMIT)")
+
+
+def check_representable(name: str, arr: np.ndarray, dtype) -> np.ndarray:
+    """``arr`` converted to ``dtype`` (C-contiguous), or ``ValueError`` if a value is NaN or
+    infinite, or too large for ``dtype`` (1e300 in float32 would become inf), naming the
+    value, its index and ``dtype``'s largest value."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = np.ascontiguousarray(arr, dtype=dtype)
+    finite = np.isfinite(out)
+    if not finite.all():
+        index = tuple(int(i) for i in np.argwhere(~finite)[0])
+        value = arr[index].item()
+        if np.isfinite(value):
+            real = np.finfo(dtype).dtype
+            raise ValueError(f"{name}: {value!r} at index {index} exceeds the largest "
+                             f"{real.name} value, {np.finfo(real).max:.8g} (the plan's dtype)")
+        raise ValueError(f"{name}: expected finite values, found {value!r} at index {index}")
+    return out
+
+
+def check_result(name: str, arr: np.ndarray, dtype) -> np.ndarray:
+    """Raise ``ValueError`` if a transform's result holds a non-finite value: finite inputs
+    whose sums overflow ``dtype``."""
+    if not np.isfinite(arr).all():
+        real = np.finfo(dtype).dtype
+        raise ValueError(f"{name}: the result overflows {real.name} (largest value "
+                         f"{np.finfo(real).max:.8g}): the input is too large for the plan's "
+                         f"dtype; scale it down or use dtype='float64'")
+    return arr
 
 
 def check_choice(name: str, value: object, choices: Iterable[str]) -> str:

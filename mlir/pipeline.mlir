@@ -67,7 +67,10 @@ ${op_leg_analys}
   // IREE allocates nothing per call, and take IREE's coarse-fences ABI: two more
   // arguments, a fence to wait on before starting and one signalled when done. They are
   // util.func: IREE 3.13 drops iree.abi.model from a func.func when it imports it.
-  func.func @synth(${synth_table_params}, %q: tensor<?x${nlm}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}> {
+  // The reflection attribute names the plan the module was compiled for
+  // (Plan.fingerprint): runtime.device.Session refuses the module with any other plan.
+  func.func @synth(${synth_table_params}, %q: tensor<?x${nlm}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}>
+      attributes {iree.reflection = {ireesht.plan = "${plan_fingerprint}"}} {
     %c0 = arith.constant 0 : index
     %b = tensor.dim %q, %c0 : tensor<?x${nlm}x2x${ft}>
     %F_ws = tensor.empty(%b) : tensor<?x${nlat}x${mc}x2x${ft}>

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ireesht.codegen.resources import data_dir
 from ireesht.numerics import fourier
-from ireesht.tables import table_shapes
+from ireesht.tables import FLOAT_TYPES, table_shapes
 from ireesht.registry import STAGES
 
 
@@ -44,12 +44,13 @@ def _tables(plan, fn: str, names: tuple[str, ...]) -> dict[str, str]:
 
 
 def template_values(plan) -> dict:
-    """The sizes every template may use (``${lmax}``, ``${npairs}``, ...), and the tables
-    of both functions (``_tables``)."""
+    """The sizes every template may use (``${lmax}``, ``${npairs}``, ...), the tables of both
+    functions (``_tables``) and the plan's fingerprint (``Plan.fingerprint``)."""
     return dict(
         **_tables(plan, "synth", plan.synth_tables),
         **_tables(plan, "analys", plan.analys_tables),
-        ft={"float32": "f32", "float64": "f64"}[plan.dtype],
+        ft=FLOAT_TYPES[plan.dtype],
+        plan_fingerprint=plan.fingerprint,  # the module's reflection: checked on loading
         lmax=plan.lmax,
         mmax=plan.mmax,
         nlat=plan.nlat,

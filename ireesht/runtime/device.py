@@ -6,6 +6,7 @@ Needs only ``iree-base-runtime`` and numpy (no compiler), so saved modules load 
 from __future__ import annotations
 
 import os
+import threading
 
 import numpy as np
 
@@ -13,6 +14,7 @@ import iree.runtime as rt
 
 from ireesht import host
 from ireesht.registry import TARGETS
+from ireesht.runtime.artifacts import ArtifactError
 
 # IREE driver used for each ireesht target
 DRIVERS = {name: t.driver for name, t in TARGETS.items()}
@@ -20,6 +22,21 @@ DRIVERS = {name: t.driver for name, t in TARGETS.items()}
 
 class ExecutableLoadError(RuntimeError):
     """The device could not create one of the module's kernels (a missing device feature)."""
+
+
+class DeviceError(RuntimeError):
+    """The device failed an operation of a module: lost, out of memory, a kernel fault
+    (``ireesht.DeviceError``). The message names the device and target; ``usable`` says
+    whether the module can still be called (after a failed allocation or upload it can;
+    after a failed call or wait it cannot: load or compile it again)."""
+
+    def __init__(self, message: str, device: str, target: str, usable: bool):
+        super().__init__(message)
+        self.device, self.target, self.usable = device, target, usable
+
+
+# what IREE's Python runtime raises for a failure of the device or the runtime
+IREE_ERRORS = (RuntimeError, ValueError)
 
 
 def scan_drivers() -> dict[str, list[dict] | str]:
@@ -135,12 +152,33 @@ def open_device(target: str, device: str | None = None):
 
 
 class Session:
-    """A loaded module on one device."""
+    """A loaded module on one device; its methods may be called from any number of threads.
 
-    def __init__(self, vmfb: bytes, target: str, device: str | None = None):
+    Every invocation, wait and device-to-host copy holds ``lock``: IREE's VM context is not
+    safe to invoke from several threads at once, and the timeline below (the order of
+    enqueued calls) is a counter that two threads would both advance. ``Module`` holds the
+    same (re-entrant) lock around a call and the buffers it keeps between calls. The device
+    runs one module's calls one after another anyway, so the lock costs little; the host's
+    checks, conversions and uploads run outside it.
+
+    ``fingerprint``: the plan's (``Plan.fingerprint``); the module must carry the same in
+    its reflection, else ArtifactError (a module used with another plan than its own would
+    give wrong numbers). IREE's errors become ``DeviceError`` naming the device.
+    """
+
+    def __init__(self, vmfb: bytes, target: str, device: str | None = None,
+                 fingerprint: str | None = None):
+        self.target = target
         self.device, self.device_name = open_device(target, device)
         self.config = rt.Config(device=self.device)
         vm_module = rt.VmModule.copy_buffer(self.config.vm_instance, vmfb)
+        if fingerprint is not None:
+            synth = vm_module.lookup_function("synth")
+            found = (synth.reflection or {}).get("ireesht.plan") if synth is not None else None
+            if found != fingerprint:
+                raise ArtifactError(f"the module was compiled for the plan with fingerprint "
+                                    f"{found}, not for this plan ({fingerprint}): the plan or "
+                                    f"the module was replaced")
         try:
             self.context = rt.SystemContext(vm_modules=[vm_module], config=self.config)
         except RuntimeError as e:
@@ -154,22 +192,57 @@ class Session:
         # call k waits for value k of this timeline and signals k + 1.
         self._timeline = self.device.create_semaphore(0)
         self._enqueued = 0
+        self.lock = threading.RLock()
+        self.failed: str | None = None  # why the module is unusable, after a device failure
 
+    # --- device failures -------------------------------------------------------------
+    def _fail(self, what: str, error: Exception, usable: bool):
+        """Raise DeviceError for IREE's ``error`` during ``what``; unless ``usable``, the
+        session is unusable from now on (its timeline may never be reached)."""
+        detail = (str(error).strip().splitlines() or [type(error).__name__])[0][:300]
+        message = (f"device {self.device_name!r} (target {self.target!r}) failed in {what}: "
+                   f"{detail}")
+        if not usable:
+            self.failed = message
+            message += "; this module is no longer usable: load or compile it again"
+        raise DeviceError(message, self.device_name, self.target, usable) from error
+
+    def check_usable(self) -> None:
+        if self.failed is not None:
+            raise DeviceError(f"this module is unusable after an earlier failure: "
+                              f"{self.failed}", self.device_name, self.target, False)
+
+    # --- memory --------------------------------------------------------------------
     def upload(self, array: np.ndarray) -> rt.DeviceArray:
         """Copy a host array to the device (once; pass the result on every call)."""
-        return rt.asdevicearray(self.device, np.ascontiguousarray(array))
+        array = np.ascontiguousarray(array)
+        if array.dtype.kind not in "biufc":
+            raise ValueError(f"array: dtype {array.dtype}, expected numbers")
+        self.check_usable()
+        try:
+            return rt.asdevicearray(self.device, array)
+        except IREE_ERRORS as e:
+            self._fail(f"an upload of {array.nbytes} bytes", e, usable=True)
 
     def empty(self, shape: tuple[int, ...], dtype=np.float32) -> rt.DeviceArray:
         """A device array whose contents are undefined (one upload when made)."""
-        return rt.asdevicearray(self.device, np.empty(shape, dtype))
+        return self.upload(np.empty(shape, dtype))
 
+    # --- calls ---------------------------------------------------------------------
     def call(self, name: str, *args) -> rt.DeviceArray:
         """Call a function of IREE's synchronous ABI, after every enqueued call is done
         (its arguments may be their results); returns its results."""
-        self.synchronize()
-        fn = self._invokers.get(name)
-        if fn is None:
-            fn = self._invokers[name] = self.functions[name]
+        with self.lock:
+            self.synchronize()
+            fn = self._invokers.get(name)
+            if fn is None:
+                fn = self._invokers[name] = self.functions[name]
+            try:
+                return self._invoke_sync(fn, args)
+            except IREE_ERRORS as e:
+                self._fail(name, e, usable=False)
+
+    def _invoke_sync(self, fn, args):
         return fn(*args)
 
     def enqueue(self, name: str, *args: rt.DeviceArray) -> None:
@@ -178,25 +251,44 @@ class Session:
         every call enqueued before it is done; its results (written into buffers among
         ``args``: the functions return nothing else that is needed) are ready when
         ``synchronize()`` returns."""
-        fn = self._invokers.get(name)
-        if fn is None:
-            fn = self._invokers[name] = self._vm_module.lookup_function(name)
-        arg_list = rt.VmVariantList(len(args) + 2)
-        for a in args:
-            arg_list.push_ref(a._buffer_view)
-        arg_list.push_ref(rt.HalFence.create_at(self._timeline, self._enqueued))
-        arg_list.push_ref(rt.HalFence.create_at(self._timeline, self._enqueued + 1))
+        with self.lock:
+            self.check_usable()
+            fn = self._invokers.get(name)
+            if fn is None:
+                fn = self._invokers[name] = self._vm_module.lookup_function(name)
+            arg_list = rt.VmVariantList(len(args) + 2)
+            for a in args:
+                arg_list.push_ref(a._buffer_view)
+            arg_list.push_ref(rt.HalFence.create_at(self._timeline, self._enqueued))
+            arg_list.push_ref(rt.HalFence.create_at(self._timeline, self._enqueued + 1))
+            try:
+                self._invoke(fn, arg_list)
+            except IREE_ERRORS as e:
+                self._fail(name, e, usable=False)
+            self._enqueued += 1
+
+    def _invoke(self, fn, arg_list) -> None:
         self.context.vm_context.invoke(fn, arg_list, rt.VmVariantList(2))
-        self._enqueued += 1
 
     def synchronize(self) -> None:
-        """Wait until every enqueued call is done; raises the device's error if one failed."""
-        rt.HalFence.create_at(self._timeline, self._enqueued).wait()
+        """Wait until every enqueued call is done; raises DeviceError if one failed."""
+        with self.lock:
+            self.check_usable()
+            try:
+                rt.HalFence.create_at(self._timeline, self._enqueued).wait()
+            except IREE_ERRORS as e:
+                self._fail("a wait for its calls", e, usable=False)
 
     def to_numpy(self, array: rt.DeviceArray) -> np.ndarray:
         """Copy a device array to a new host array once every enqueued call is done (see
         :func:`to_numpy`)."""
-        return to_numpy(self.device, array, rt.HalFence.create_at(self._timeline, self._enqueued))
+        with self.lock:
+            self.check_usable()
+            try:
+                return to_numpy(self.device, array,
+                                rt.HalFence.create_at(self._timeline, self._enqueued))
+            except IREE_ERRORS as e:
+                self._fail("a copy to the host", e, usable=False)
 
 
 def to_numpy(device, array: rt.DeviceArray | rt.HalBufferView,

@@ -14,7 +14,7 @@ from ireesht.tables import device_tables
 from ireesht.plan import Plan
 from ireesht.runtime import artifacts
 from ireesht.runtime import device as rtmod
-from ireesht.validate import check_finite
+from ireesht.validate import check_int, check_representable, check_result
 
 
 class Module:
@@ -38,6 +38,16 @@ class Module:
     Each call writes into device buffers kept for the last batch size (the intermediate
     F, and for numpy inputs the result too), so that IREE allocates nothing per call;
     they stay allocated as long as the module lives.
+
+    ``out`` for numpy input: a numpy array of the result's shape and dtype, filled and
+    returned, or a device array ``(B, ...)`` in the kernel layout. Numpy inputs must be
+    finite and representable in the plan's dtype (ValueError naming the largest value);
+    numpy results are checked to be finite. Device arrays are not inspected.
+
+    Threads: a module may be called from any number of threads at once; each call is
+    right (its own inputs and results) and calls run one after another on the device
+    (``runtime.device.Session`` says why they hold a lock). A device failure raises
+    ``ireesht.DeviceError``; ``usable`` says whether the module can still be called.
     """
 
     def __init__(self, vmfb: bytes, plan: Plan, info: dict[str, Any], device: str | None = None):
@@ -45,7 +55,7 @@ class Module:
         self._real = np.dtype(plan.dtype)
         self._complex = np.result_type(self._real, np.complex64)
         self._vmfb = vmfb
-        self._session = rtmod.Session(vmfb, plan.target, device)
+        self._session = rtmod.Session(vmfb, plan.target, device, plan.fingerprint)
         t0 = time.perf_counter()
         tables = device_tables(plan)
         self._tables = {k: self._session.upload(v) for k, v in tables.items()}
@@ -80,7 +90,9 @@ class Module:
         """Synthesis: ``(..., nlm)`` complex -> ``(..., nlat, nphi)`` real (see class doc).
 
         For a device-array ``qlm``, ``out`` may be a device array ``(B, nlat, nphi)``
-        to write into (the fast path: no allocation per call); it is returned.
+        to write into (the fast path: no allocation per call); it is returned. For numpy
+        ``qlm``, ``out`` may be a numpy array ``(..., nlat, nphi)`` of the plan's real dtype
+        to fill (or a device array ``(B, nlat, nphi)``); it is returned.
         ``sync=False`` (device arrays with ``out`` only) enqueues the call and returns
         ``out`` at once; ``synchronize()`` waits for it.
         """
@@ -97,19 +109,18 @@ class Module:
             raise ValueError(
                 f"qlm: shape {q.shape}, expected (..., {p.nlm}) for lmax={p.lmax}, mmax={p.mmax}"
             )
-        lead = q.shape[:-1]
-        flat = np.ascontiguousarray(q.reshape(-1, p.nlm), dtype=self._complex)
-        if flat.shape[0] == 0:
-            return np.zeros(lead + (p.nlat, p.nphi), self._real)
-        x = self._session.upload(flat.view(self._real).reshape(-1, p.nlm, 2))
-        f = self._enqueue("synth", x, flat.shape[0], None, sync=False)
-        return self.to_numpy(f).reshape(lead + (p.nlat, p.nphi))
+        flat = check_representable("qlm", q, self._complex).reshape(-1, p.nlm)
+        x = flat.view(self._real).reshape(-1, p.nlm, 2)
+        return self._numpy_call("synth", x, q.shape[:-1] + (p.nlat, p.nphi), self._real,
+                                (p.nlat, p.nphi), out)
 
     def analys(self, f, out=None, *, sync: bool = True):
         """Analysis: ``(..., nlat, nphi)`` real -> ``(..., nlm)`` complex (see class doc).
 
         For a device-array ``f``, ``out`` may be a device array ``(B, nlm, 2)`` to
-        write into (no allocation per call); it is returned. ``sync=False`` (device arrays
+        write into (no allocation per call); it is returned. For numpy ``f``, ``out`` may
+        be a numpy array ``(..., nlm)`` of the plan's complex dtype to fill (or a device
+        array ``(B, nlm, 2)``); it is returned. ``sync=False`` (device arrays
         with ``out`` only) enqueues the call and returns ``out`` at once; ``synchronize()``
         waits for it.
         """
@@ -126,12 +137,39 @@ class Module:
             raise ValueError(
                 f"spatial: shape {x.shape}, expected (..., {p.nlat}, {p.nphi}) (nlat, nphi)"
             )
-        lead = x.shape[:-2]
-        flat = np.ascontiguousarray(x.reshape(-1, p.nlat, p.nphi), dtype=self._real)
-        if flat.shape[0] == 0:
-            return np.zeros(lead + (p.nlm,), self._complex)
-        q = self._enqueue("analys", self._session.upload(flat), flat.shape[0], None, sync=False)
-        return self.to_numpy(q).view(self._complex).reshape(lead + (p.nlm,))
+        flat = check_representable("spatial", x, self._real).reshape(-1, p.nlat, p.nphi)
+        return self._numpy_call("analys", flat, x.shape[:-2] + (p.nlm,), self._complex,
+                                (p.nlm, 2), out)
+
+    def _numpy_call(self, name: str, flat: np.ndarray, shape: tuple[int, ...], dtype,
+                    kernel_shape: tuple[int, ...], out):
+        """A call on numpy input ``flat`` (the kernel layout, of the plan's real dtype)
+        whose result has ``shape`` and ``dtype``; ``out``: None, a numpy array to fill, or a
+        device array ``(B, *kernel_shape)`` (returned once it holds the result)."""
+        batch = flat.shape[0]
+        if rtmod.is_device_array(out):
+            rtmod.check_device_array("out", out, kernel_shape, self._real, batch)
+        elif out is not None:
+            _check_numpy_out(out, shape, dtype)
+        if batch == 0:
+            return out if out is not None else np.zeros(shape, dtype)
+        x = self._session.upload(flat)
+        if rtmod.is_device_array(out):
+            return self._enqueue(name, x, batch, out, sync=True)
+        with self._session.lock:  # the kept result buffer is this call's until copied out
+            result = self.to_numpy(self._enqueue(name, x, batch, None, sync=False))
+        result = result.view(dtype).reshape(shape)
+        check_result(name, result, self.plan.dtype)
+        if out is None:
+            return result
+        out[...] = result
+        return out
+
+    @property
+    def usable(self) -> bool:
+        """False once a call failed on the device (``ireesht.DeviceError``): load or compile
+        the module again."""
+        return self._session.failed is None
 
     def synchronize(self) -> None:
         """Wait until every call enqueued with ``sync=False`` is done. Raises the device's
@@ -153,6 +191,7 @@ class Module:
     def empty(self, shape: tuple[int, ...]):
         """A new device array of the plan's dtype on this module's device (contents
         undefined): an ``out`` to write into."""
+        shape = tuple(check_int(f"shape[{i}]", n, minimum=0) for i, n in enumerate(shape))
         return self._session.empty(shape, self._real)
 
     def _enqueue(self, name: str, x, batch: int, out, sync: bool):
@@ -162,14 +201,15 @@ class Module:
         for results that are copied to the host at once). Returns the result's array,
         ready once ``sync`` has waited for it."""
         p = self.plan
-        if out is None:
-            result_shape = (p.nlat, p.nphi) if name == "synth" else (p.nlm, 2)
-            out = self._kept_buffer("result", name, (batch, *result_shape))
-        workspace = self._kept_buffer("F", name, (batch, p.nlat, p.mc, 2))
-        tables = self._synth_args if name == "synth" else self._analys_args
-        self._session.enqueue(f"{name}_async", *tables, x, out, workspace)
-        if sync:
-            self._session.synchronize()
+        with self._session.lock:  # the kept buffers and the order of calls
+            if out is None:
+                result_shape = (p.nlat, p.nphi) if name == "synth" else (p.nlm, 2)
+                out = self._kept_buffer("result", name, (batch, *result_shape))
+            workspace = self._kept_buffer("F", name, (batch, p.nlat, p.mc, 2))
+            tables = self._synth_args if name == "synth" else self._analys_args
+            self._session.enqueue(f"{name}_async", *tables, x, out, workspace)
+            if sync:
+                self._session.synchronize()
         return out
 
     def _kept_buffer(self, kind: str, name: str, shape: tuple[int, ...]):
@@ -197,14 +237,29 @@ def _check_sync(sync: bool, x, out) -> None:
 
 
 def _as_array(name: str, value, complex_: bool) -> np.ndarray:
-    arr = np.asarray(value)
+    """``value`` as a numpy array of the dtypes accepted (values are checked by
+    ``check_representable`` once converted to the plan's dtype)."""
+    try:
+        arr = np.asarray(value)
+    except (ValueError, TypeError) as e:  # ragged lists and the like
+        raise ValueError(f"{name}: cannot be converted to an array ({e})") from None
     if complex_:
         if arr.dtype not in (np.complex64, np.complex128):
             raise ValueError(f"{name}: dtype {arr.dtype}, expected complex64 or complex128")
     elif arr.dtype not in (np.float32, np.float64):
         raise ValueError(f"{name}: dtype {arr.dtype}, expected float32 or float64")
-    check_finite(name, arr)
     return arr
+
+
+def _check_numpy_out(out, shape: tuple[int, ...], dtype) -> None:
+    if not isinstance(out, np.ndarray):
+        raise ValueError(f"out: {type(out).__name__}, expected a numpy array {shape} "
+                         f"{np.dtype(dtype).name} or an iree.runtime.DeviceArray")
+    if out.shape != shape or out.dtype != dtype:
+        raise ValueError(f"out: numpy array {out.shape} {out.dtype}, expected {shape} "
+                         f"{np.dtype(dtype).name}")
+    if not out.flags.writeable:
+        raise ValueError("out: a read-only numpy array, expected a writeable one")
 
 
 def load(path: str | os.PathLike, target: str | None = None, device: str | None = None,

@@ -133,10 +133,10 @@ def test_device_without_subgroup_arithmetic_falls_back(vulkan, monkeypatch, rng)
     capability = (0x00020011).to_bytes(4, "little") + (63).to_bytes(4, "little")
     real = runtime.Session
 
-    def device_without_subgroups(vmfb, target, device=None):
+    def device_without_subgroups(vmfb, target, device=None, fingerprint=None):
         if capability in vmfb:
             raise runtime.ExecutableLoadError("vkCreateComputePipelines failed (simulated)")
-        return real(vmfb, target, device)
+        return real(vmfb, target, device, fingerprint)
 
     monkeypatch.setattr(runtime, "Session", device_without_subgroups)
     mod = ireesht.compile(9, target="vulkan", kernels="wgsl")
