@@ -113,7 +113,7 @@ def measure(mod, batch: int, calls: int, rng: np.random.Generator) -> tuple[dict
     row["enqueued_ms"] = list(pipelined_ms(mod, q_dev, f_out, q_out, calls))
     row["waited_ms"] = [median_ms(lambda: mod.synth(q_dev, out=f_out), calls),
                         median_ms(lambda: mod.analys(f_dev, out=q_out), calls)]
-    return row
+    return row, data
 
 
 def torch_harmonics_ms(p, batch: int, calls: int) -> list[float]:
