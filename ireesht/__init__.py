@@ -9,8 +9,8 @@ Conventions (orthonormal, Condon-Shortley phase, packed m-major coefficients, sp
 
 __version__ = "0.1.0"
 
-__all__ = ["Module", "Plan", "build", "check", "compile", "load", "nlm", "pack", "unpack",
-           "__version__"]
+__all__ = ["Module", "Plan", "build", "check", "compile", "load", "lm_indices", "nlm", "pack",
+           "unpack", "__version__"]
 
 # Imported on first use, so that ``import ireesht`` costs nothing and ``ireesht.load`` pulls
 # in only the runtime (no code generator, no compiler).
@@ -21,6 +21,7 @@ _LAZY = {
     "check": "ireesht.comparison",
     "compile": "ireesht.api",
     "load": "ireesht.runtime.module",
+    "lm_indices": "ireesht.numerics.layout",
     "nlm": "ireesht.numerics.layout",
     "pack": "ireesht.numerics.layout",
     "unpack": "ireesht.numerics.layout",
