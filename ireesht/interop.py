@@ -12,7 +12,8 @@ Where the module's device can read the array's memory in place, nothing is copie
 - target ``cpu`` and an array in host memory: ``HalDevice.from_dlpack_capsule`` imports it,
   and the result (a buffer IREE allocated for this call, never reused) goes back through
   ``HalDevice.create_dlpack_capsule``. IREE imports only 64-byte aligned memory (torch and
-  JAX allocate so; numpy and offset views often are not): other arrays are copied once.
+  JAX allocate so; numpy, ``torch.from_numpy`` and offset views often are not): other arrays
+  are copied once.
 - target ``cuda`` and an array on CUDA device 0 (the device ``target="cuda"`` opens by
   default): the same calls with DLPack's CUDA device type. UNTESTED on a GPU unless
   docs/design.md says otherwise; the caller's stream is synchronized before IREE reads
