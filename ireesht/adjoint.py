@@ -107,8 +107,8 @@ def _checked(name: str, x, complex_: bool):
     a wrong dtype into a right one."""
     if not interop.is_foreign(x):
         x = np.asarray(x)
-    kind = interop.dtype_of(x).kind
-    if kind != ("c" if complex_ else "f"):
-        raise ValueError(f"{name}: dtype {interop.dtype_of(x)}, expected "
+    dtype = interop.dtype_of(x)
+    if dtype is None or dtype.kind != ("c" if complex_ else "f"):
+        raise ValueError(f"{name}: dtype {x.dtype}, expected "
                          + ("complex64 or complex128" if complex_ else "float32 or float64"))
     return x

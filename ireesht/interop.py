@@ -15,9 +15,9 @@ Where the module's device can read the array's memory in place, nothing is copie
   JAX allocate so; numpy, ``torch.from_numpy`` and offset views often are not): other arrays
   are copied once.
 - target ``cuda`` and an array on CUDA device 0 (the device ``target="cuda"`` opens by
-  default): the same calls with DLPack's CUDA device type. UNTESTED on a GPU unless
-  docs/design.md says otherwise; the caller's stream is synchronized before IREE reads
-  the array, and IREE's call has finished when the result is handed back.
+  default): the same calls with DLPack's CUDA device type. UNTESTED: it has never run on
+  a GPU. The caller's stream is synchronized before IREE reads the array, and IREE's call
+  has finished when the result is handed back.
 
 Every other case (Vulkan and Metal modules, an array on another device than the module's)
 goes through the host: one copy to the host in the caller's library, the module's upload,
@@ -222,7 +222,8 @@ def transform(module, name: str, x, out=None, sync: bool = True):
     shared = _shared_device(module, x)
     arg = _import(module, x, kernel_shape, real, lib) if shared else None
     if arg is None:  # through the host
-        arg = module.upload(lib.host(x).view(real).reshape(kernel_shape))
+        host = np.ascontiguousarray(lib.host(x), dtype=cplx if synth else real)
+        arg = module.upload(host.view(real).reshape(kernel_shape))
     y = getattr(module, name)(arg)  # device array in, a new device array out
     if shared:
         et = _ELEMENT[real] if synth else _COMPLEX_ELEMENT[real]
