@@ -10,7 +10,7 @@ Conventions (orthonormal, Condon-Shortley phase, packed m-major coefficients, sp
 __version__ = "0.1.0"
 
 __all__ = ["ArtifactError", "CacheWarning", "DeviceError", "Module", "Plan", "build", "check",
-           "compile", "load", "nlm", "pack", "unpack", "__version__"]
+           "compile", "lm_indices", "load", "nlm", "pack", "unpack", "__version__"]
 
 # Imported on first use, so that ``import ireesht`` costs nothing and ``ireesht.load`` pulls
 # in only the runtime (no code generator, no compiler).
@@ -24,6 +24,7 @@ _LAZY = {
     "check": "ireesht.comparison",
     "compile": "ireesht.api",
     "load": "ireesht.runtime.module",
+    "lm_indices": "ireesht.numerics.layout",
     "nlm": "ireesht.numerics.layout",
     "pack": "ireesht.numerics.layout",
     "unpack": "ireesht.numerics.layout",

@@ -61,8 +61,9 @@ def compile(
     Returns
     -------
     Module with ``synth``, ``analys``, ``synchronize``, ``to_numpy``, ``info`` (its target,
-    device and ``variants``) and ``save``.
+    device and ``variants``) and ``save``. Needs IREE's compiler (``ireesht[compile]``).
     """
+    codegen.require_compiler()
     if target == "auto":
         target = rtmod.auto_target()
     plan = Plan.create(lmax, mmax, nlat, nphi, grid, target, dtype, kernels, fields_per_thread,
@@ -143,8 +144,9 @@ def build(
     (see ``compile``) applies to the targets whose kernels run it, "auto" to each target's
     default. ``variants`` (see ``compile``) applies to every target: each must serve the
     variants named. ``progress(message)`` is called before each compilation. Returns the
-    directory; load it with ``ireesht.load``.
+    directory; load it with ``ireesht.load``. Needs IREE's compiler (``ireesht[compile]``).
     """
+    codegen.require_compiler()
     for b in cpu_baselines:
         check_choice("cpu_baselines", b, CPU_BASELINES)
     jobs = []

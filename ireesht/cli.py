@@ -9,6 +9,7 @@ import time
 
 import numpy as np
 
+import ireesht
 from ireesht import api, bench as timing, registry
 from ireesht.comparison import check
 from ireesht.host import CPU_BASELINES
@@ -163,6 +164,7 @@ def variants(ns: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="ireesht", description="spherical harmonic transforms with IREE")
+    ap.add_argument("--version", action="version", version=f"ireesht {ireesht.__version__}")
     sub = ap.add_subparsers(dest="command", required=True)
     d = sub.add_parser("demo", help="synthesis -> analysis roundtrip on the default device")
     d.add_argument("--lmax", type=int, default=127)

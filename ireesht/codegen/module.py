@@ -3,6 +3,7 @@ with IREE's compiler (imported only when compiling)."""
 
 from __future__ import annotations
 
+import importlib.util
 import string
 from collections.abc import Sequence
 
@@ -31,6 +32,20 @@ def compile_flags(plan) -> list[str]:
 def digest(plan) -> str:
     """A hash of the kernel sources or objects the plan's module embeds (for cache keys)."""
     return FAMILIES[plan.kernels].digest(plan)
+
+
+def require_compiler() -> None:
+    """Raise one sentence saying what to install where IREE's compiler is missing (an install
+    of the runtime only, which loads saved modules but compiles none)."""
+    try:
+        found = importlib.util.find_spec("iree.compiler") is not None
+    except ModuleNotFoundError:
+        found = False
+    if not found:
+        raise ModuleNotFoundError(
+            "compiling a plan needs IREE's compiler, which is not installed: pip install "
+            "'ireesht[compile]' (iree-base-compiler 3.13); saved modules load without it "
+            "(ireesht.load)", name="iree.compiler")
 
 
 def compiler_version() -> str:

@@ -392,6 +392,23 @@ class Grid:
         return 2.0 * np.pi * np.arange(self.nphi) / self.nphi
 
     @property
+    def lat(self) -> np.ndarray:
+        """Latitudes ``pi/2 - theta``, radians, north first: ``(nlat,) float64``."""
+        return np.pi / 2 - self.theta
+
+    lon = phi
+
+    @property
+    def lat_deg(self) -> np.ndarray:
+        """Latitudes in degrees, north first (90 .. -90 on the equiangular grid)."""
+        return np.degrees(self.lat)
+
+    @property
+    def lon_deg(self) -> np.ndarray:
+        """Longitudes ``360 j / nphi`` in degrees."""
+        return 360.0 * np.arange(self.nphi) / self.nphi
+
+    @property
     def exact_lmax(self) -> int:
         """Largest lmax for which analysis by this grid's quadrature is exact.
 

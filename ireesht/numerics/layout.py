@@ -14,7 +14,7 @@ import numpy as np
 
 from ireesht.validate import check_array, check_finite, check_int, check_shape
 
-__all__ = ["nlm", "lm_index", "m_offsets", "pack", "unpack"]
+__all__ = ["nlm", "lm_index", "lm_indices", "m_offsets", "pack", "unpack"]
 
 
 def _check_lmax_mmax(lmax: int, mmax: int) -> tuple[int, int]:
@@ -69,6 +69,13 @@ def m_offsets(lmax: int, mmax: int) -> np.ndarray:
     lmax, mmax = _check_lmax_mmax(lmax, mmax)
     m = np.arange(mmax + 1, dtype=np.int64)
     return m * (2 * lmax + 3 - m) // 2
+
+
+def lm_indices(lmax: int, mmax: int) -> tuple[np.ndarray, np.ndarray]:
+    """Degree and order of each packed coefficient: ``(l, m)``, two ``(nlm,) int64`` arrays
+    (``l[i], m[i]`` of ``qlm[..., i]``)."""
+    lmax, mmax = _check_lmax_mmax(lmax, mmax)
+    return _dense_index(lmax, mmax)
 
 
 def _dense_index(lmax: int, mmax: int) -> tuple[np.ndarray, np.ndarray]:

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ireesht import host
+from ireesht import adjoint, host, interop
 from ireesht.tables import device_tables
 from ireesht.plan import Plan
 from ireesht.runtime import artifacts
@@ -23,7 +23,10 @@ class Module:
     ``synth(qlm)``: ``(..., nlm)`` complex coefficients (packed m-major, see
     ``ireesht.numerics.layout``) -> ``(..., nlat, nphi)`` real field.
     ``analys(f)``: ``(..., nlat, nphi)`` real field -> ``(..., nlm)`` complex coefficients.
-    numpy in, numpy out (computed in the plan's dtype). Device arrays in
+    numpy in, numpy out (computed in the plan's dtype); torch, JAX, CuPy (DLPack) arrays in,
+    the same kind out, without copies where the device allows (``ireesht.interop``).
+    ``synth_adjoint`` / ``analys_adjoint`` are the exact transposes (``ireesht.adjoint``).
+    Device arrays in
     (``iree.runtime.DeviceArray`` in the kernel layout, of the plan's dtype: ``(B, nlm, 2)``
     for synth, ``(B, nlat, nphi)`` for analys), device arrays out, with no host copy;
     ``to_numpy`` copies one to the host.
@@ -96,6 +99,8 @@ class Module:
         ``sync=False`` (device arrays with ``out`` only) enqueues the call and returns
         ``out`` at once; ``synchronize()`` waits for it.
         """
+        if interop.is_foreign(qlm):
+            return interop.transform(self, "synth", qlm, out, sync)
         p = self.plan
         _check_sync(sync, qlm, out)
         if rtmod.is_device_array(qlm):
@@ -124,6 +129,8 @@ class Module:
         with ``out`` only) enqueues the call and returns ``out`` at once; ``synchronize()``
         waits for it.
         """
+        if interop.is_foreign(f):
+            return interop.transform(self, "analys", f, out, sync)
         p = self.plan
         _check_sync(sync, f, out)
         if rtmod.is_device_array(f):
@@ -170,6 +177,32 @@ class Module:
         """False once a call failed on the device (``ireesht.DeviceError``): load or compile
         the module again."""
         return self._session.failed is None
+
+    def synth_adjoint(self, f):
+        """``S^T f``, the transpose of ``synth``: ``(..., nlat, nphi)`` real -> ``(..., nlm)``
+        complex, for the real inner products of ``ireesht.adjoint`` (host or DLPack arrays)."""
+        return adjoint.synth_adjoint(self, f)
+
+    def analys_adjoint(self, qlm):
+        """``A^T q``, the transpose of ``analys``: ``(..., nlm)`` complex -> ``(..., nlat,
+        nphi)`` real (``ireesht.adjoint``; host or DLPack arrays)."""
+        return adjoint.analys_adjoint(self, qlm)
+
+    @property
+    def grid(self):
+        """The plan's ``numerics.grid.Grid``: ``theta``, ``lat``, ``lon`` (radians, and
+        ``lat_deg``, ``lon_deg``), quadrature ``weights`` (sum 2)."""
+        return self.plan.make_grid()
+
+    @property
+    def lat(self) -> np.ndarray:
+        """Latitudes of the rings, radians, north first: ``(nlat,) float64``."""
+        return self.grid.lat
+
+    @property
+    def lon(self) -> np.ndarray:
+        """Longitudes ``2 pi j / nphi``, radians: ``(nphi,) float64``."""
+        return self.grid.lon
 
     def synchronize(self) -> None:
         """Wait until every call enqueued with ``sync=False`` is done. Raises the device's

@@ -153,8 +153,9 @@ def test_cli_build_takes_the_batch_plan(tmp_path, capsys):
 
 
 def test_artifact_runs_with_only_the_runtime_and_numpy(built, tmp_path, rng):
-    """A fresh venv with iree-base-runtime and numpy only (no compiler), ireesht installed
-    without its dependencies: the artifact loads and gives the numbers computed here."""
+    """A fresh venv with ireesht's wheel and its dependencies only (iree-base-runtime and
+    numpy, no compiler): the artifact loads and gives the numbers computed here, compiling
+    says in one sentence what to install, and ``ireesht --version`` answers."""
     wheel_dir = tmp_path / "wheel"
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheel_dir),
                     str(REPO)], check=True)
@@ -163,10 +164,10 @@ def test_artifact_runs_with_only_the_runtime_and_numpy(built, tmp_path, rng):
     py = env_dir / "bin" / "python"
     from importlib.metadata import version
 
+    # the runtime release that compiled `built` (ireesht.load refuses another)
     subprocess.run([py, "-m", "pip", "install", "-q",
-                    f"iree-base-runtime=={version('iree-base-runtime')}", "numpy"], check=True)
-    subprocess.run([py, "-m", "pip", "install", "-q", "--no-deps", *wheel_dir.glob("*.whl")],
-                   check=True)
+                    f"iree-base-runtime=={version('iree-base-runtime')}",
+                    *wheel_dir.glob("*.whl")], check=True)
     q = random_coefficients(rng, 7, 7, (2,))
     expect = ireesht.load(built).synth(q)
     np.save(tmp_path / "q.npy", q)
@@ -179,11 +180,19 @@ def test_artifact_runs_with_only_the_runtime_and_numpy(built, tmp_path, rng):
         "f = m.synth(np.load(sys.argv[2]))\n"
         "np.testing.assert_array_equal(f, np.load(sys.argv[3]))\n"
         "print('ok', m.info['device'])\n"
+        "try:\n"
+        "    ireesht.compile(3)\n"
+        "except ModuleNotFoundError as e:\n"
+        "    print(e)\n"
     )
     out = subprocess.run([py, "-c", script, str(built), str(tmp_path / "q.npy"),
                           str(tmp_path / "f.npy")], cwd=tmp_path, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("ok")
+    assert ("compiling a plan needs IREE's compiler, which is not installed: pip install "
+            "'ireesht[compile]'") in out.stdout
+    v = subprocess.run([env_dir / "bin" / "ireesht", "--version"], capture_output=True, text=True)
+    assert v.stdout.strip() == f"ireesht {ireesht.__version__}"
 
 
 @pytest.fixture(scope="module")

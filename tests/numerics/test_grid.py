@@ -238,3 +238,13 @@ def test_default_sizes_rejects_bad_arguments():
         default_sizes(4, 4, "reduced")
     with pytest.raises(ValueError, match="lmax=-1"):
         default_sizes(-1, 0, "gauss")
+
+
+def test_latitudes_and_longitudes_in_radians_and_degrees():
+    g = make_grid("equiangular", 5, 8)
+    np.testing.assert_allclose(g.lat_deg, [90, 45, 0, -45, -90], atol=1e-13)
+    np.testing.assert_allclose(g.lat, np.radians(g.lat_deg))
+    np.testing.assert_array_equal(g.lon_deg, [0, 45, 90, 135, 180, 225, 270, 315])
+    np.testing.assert_array_equal(g.lon, g.phi)
+    gauss = make_grid("gauss", 4, 8)
+    assert np.all(np.diff(gauss.lat) < 0) and abs(gauss.lat[0]) < np.pi / 2

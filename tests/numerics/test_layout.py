@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from ireesht.numerics.layout import lm_index, m_offsets, nlm, pack, unpack
+from ireesht.numerics.layout import lm_index, lm_indices, m_offsets, nlm, pack, unpack
 
 SHAPES = [(0, 0), (1, 0), (1, 1), (5, 2), (7, 7), (16, 9), (31, 31)]
 
@@ -133,3 +133,11 @@ def test_unpack_rejects_wrong_length():
 def test_unpack_rejects_non_numeric():
     with pytest.raises(ValueError, match="dtype"):
         unpack(np.array(["a"] * 15), 4, 4)
+
+
+@pytest.mark.parametrize("lmax,mmax", SHAPES)
+def test_lm_indices_give_the_degree_and_order_of_each_packed_index(lmax, mmax):
+    l, m = lm_indices(lmax, mmax)
+    assert l.shape == m.shape == (nlm(lmax, mmax),)
+    np.testing.assert_array_equal(lm_index(l, m, lmax), np.arange(l.size))
+    assert m.max() == mmax and l.max() == lmax

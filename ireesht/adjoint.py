@@ -1,0 +1,114 @@
+"""Exact adjoints (transposes) of synthesis and analysis: the backward passes of autograd.
+
+With the real-field convention ``f = sum_l q_l0 P_l0 + 2 Re sum_{m>0} q_lm P_lm e^{i m phi}``
+(``Im q_l0`` ignored), the real inner products ``<a, b> = sum Re a Re b + Im a Im b`` on packed
+coefficients and ``<f, g> = sum f g`` on fields, and the quadrature analysis
+``A f_lm = sum_i W_i P_lm(x_i) sum_j f_ij e^{-i m phi_j}`` with ``W_i = w_i 2 pi / nphi``:
+
+- ``S^T g = c_m A(g / W)``, ``c_0 = 1``, ``c_m = 2`` for ``m > 0``: differentiating ``f`` by
+  ``Re q_lm`` and ``Im q_lm`` gives ``c_m P_lm cos(m phi)`` and ``-c_m P_lm sin(m phi)``,
+  which is ``A`` without its weights; ``Im (S^T g)_l0 = 0``, as ``S`` ignores ``Im q_l0``.
+- ``A^T q = W S(q / c)``: ``<A f, q> = sum_ij f_ij W_i sum_lm P_lm Re(q_lm e^{i m phi_j})``,
+  and ``S`` counts the orders ``m > 0`` twice.
+
+Both are elementwise scalings around the existing kernels, so they run on every target and
+kernel family; they hold on every grid, exact quadrature or not (``A`` is the quadrature
+formula either way). ``tests/integration/test_adjoint.py`` checks ``<S a, g> = <a, S^T g>``
+and ``<A f, q> = <f, A^T q>`` against the float64 reference. These are the gradients of
+``ireesht.torch`` (PyTorch's complex gradient ``dL/dRe q + i dL/dIm q`` is exactly the
+gradient for this inner product) and, conjugated, of ``ireesht.jax``.
+
+The scalings run in the caller's array library (numpy, torch, JAX, CuPy: on its device); a
+device array (``iree.runtime.DeviceArray``) is refused, as IREE has no elementwise kernel here.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from ireesht import interop
+from ireesht.numerics import layout
+from ireesht.numerics.grid import make_grid
+
+__all__ = ["synth_adjoint", "analys_adjoint", "transpose_synth", "transpose_analys",
+           "ring_weights", "order_factors"]
+
+
+@functools.lru_cache(maxsize=32)
+def ring_weights(grid, nlat: int, nphi: int) -> np.ndarray:
+    """``W_i = w_i 2 pi / nphi``: ``(nlat, 1) float64``, the weight of each grid point
+    in the analysis (``grid`` a ``numerics.grid`` kind)."""
+    w = (make_grid(grid, nlat, nphi).weights * (2.0 * np.pi / nphi))[:, None]
+    w.flags.writeable = False
+    return w
+
+
+@functools.lru_cache(maxsize=32)
+def order_factors(lmax: int, mmax: int) -> np.ndarray:
+    """``c_m`` of each packed coefficient: 1 for ``m = 0``, 2 for ``m > 0``; ``(nlm,) float64``."""
+    _, m = layout.lm_indices(lmax, mmax)
+    c = np.where(m == 0, 1.0, 2.0)
+    c.flags.writeable = False
+    return c
+
+
+def synth_adjoint(module, f):
+    """``S^T f``: ``(..., nlat, nphi)`` real -> ``(..., nlm)`` complex, of the caller's kind.
+
+    The transpose of ``module.synth`` for the real inner products (module doc): ``c_m
+    module.analys(f / W)``. Costs one analysis and two elementwise scalings.
+    """
+    _refuse_device_array("f", f)
+    return transpose_synth(_checked("f", f, complex_=False), module.plan, module.analys,
+                           interop.constant_like)
+
+
+def analys_adjoint(module, q):
+    """``A^T q``: ``(..., nlm)`` complex -> ``(..., nlat, nphi)`` real, of the caller's kind.
+
+    The transpose of ``module.analys`` (module doc): ``W module.synth(q / c_m)``. Costs one
+    synthesis and two elementwise scalings.
+    """
+    _refuse_device_array("q", q)
+    return transpose_analys(_checked("q", q, complex_=True), module.plan, module.synth,
+                            interop.constant_like)
+
+
+def transpose_synth(f, plan, analys, like):
+    """``S^T f = c_m analys(f / W)`` in any array library: ``analys`` is the analysis to use
+    (``ireesht.torch`` and ``ireesht.jax`` pass their differentiable ones, so that gradients
+    of gradients work), ``like(a, f)`` turns a host constant into an array of ``f``'s library."""
+    real = np.dtype(plan.dtype)
+    w = like(ring_weights(plan.grid, plan.nlat, plan.nphi).astype(real), f)
+    c = like(order_factors(plan.lmax, plan.mmax).astype(real), f)
+    return analys(f / w) * c
+
+
+def transpose_analys(q, plan, synth, like):
+    """``A^T q = W synth(q / c_m)`` in any array library (see ``transpose_synth``)."""
+    real = np.dtype(plan.dtype)
+    c = like((1.0 / order_factors(plan.lmax, plan.mmax)).astype(real), q)
+    w = like(ring_weights(plan.grid, plan.nlat, plan.nphi).astype(real), q)
+    return synth(q * c) * w
+
+
+def _refuse_device_array(name: str, x) -> None:
+    if interop.is_device_array(x):
+        raise ValueError(f"{name}: iree.runtime.DeviceArray, expected a host or DLPack array "
+                         "(numpy, torch, JAX, CuPy): the adjoint's scalings run in the "
+                         "caller's array library")
+
+
+def _checked(name: str, x, complex_: bool):
+    """``x`` as an array of its own kind, of a dtype the transform takes (as the transforms
+    check it: complex for coefficients, float for fields), so that scaling it cannot turn
+    a wrong dtype into a right one."""
+    if not interop.is_foreign(x):
+        x = np.asarray(x)
+    dtype = interop.dtype_of(x)
+    if dtype is None or dtype.kind != ("c" if complex_ else "f"):
+        raise ValueError(f"{name}: dtype {x.dtype}, expected "
+                         + ("complex64 or complex128" if complex_ else "float32 or float64"))
+    return x
