@@ -100,6 +100,11 @@ class Variant:
 _ISHIOKA_TABLES = ("xtab", "seedtab", "polar", "chain")
 _STANDARD_TABLES = ("xtab", "seedtab", "polar", "coef", "stab")
 _GPU = ("cuda", "vulkan", "metal")
+# the evidence: BENCHMARKS.md sections, and the harness's variants suite (tools/bench.py), which
+# forces on the same sizes the variant that auto passes over
+_CUDA1 = "CUDA on the H200 (1 field); variants suite"
+_CUDA16 = "CUDA on the H200 (16 fields); variants suite"
+_VULKAN = "Vulkan on the H200"
 
 
 def _tensor_cores(req, params) -> bool:
@@ -136,30 +141,30 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("mlir", "leg_synth", "tensor_cores", "tensor cores, whole groups of 16",
             "never by auto: the batch size is known only at the call, and it pays off from 16 "
             "fields per call at lmax 720-1023 (ask for recurrence='ishioka')",
-            "CUDA, 16 fields", "leg_synth_mma.mlir", "mlir.mma:synth_values",
+            _CUDA16, "leg_synth_mma.mlir", "mlir.mma:synth_values",
             _ISHIOKA_TABLES, ("cuda",), ("float32",), "ishioka", _tensor_cores, auto=_never,
             needs=("float64", "tensor_cores")),
     Variant("mlir", "leg_synth", "ishioka", "ishioka",
             "float64 recurrence: on GPUs with half-rate float64 faster than the float32 scheme "
             "and ten times more accurate for one field per thread",
-            "CUDA, one field", "leg_synth_ishioka.mlir", "mlir.ishioka:synth_values",
+            _CUDA1, "leg_synth_ishioka.mlir", "mlir.ishioka:synth_values",
             _ISHIOKA_TABLES, ("cuda", "vulkan"), recurrence="ishioka", auto=_cuda_one_field,
             params={**_SCALING, "past_groups": 0}, needs=("float64",)),
     Variant("mlir", "leg_synth", "standard", "standard",
             "float32 recurrence with exact coefficients and rescaling: every GPU",
-            "Vulkan", "leg_synth.mlir", "mlir.legendre:synth_values", _STANDARD_TABLES, _GPU),
+            _VULKAN, "leg_synth.mlir", "mlir.legendre:synth_values", _STANDARD_TABLES, _GPU),
     # --- MLIR family: Legendre analysis ---------------------------------------------------
     Variant("mlir", "leg_analys", "tensor_cores", "tensor cores",
             "batches of four fields per thread on 256-512 latitude pairs: 37% faster from 8 "
             "fields per call, at most 6% slower up to 4",
-            "CUDA, 16 fields", "leg_analys_mma.mlir", "mlir.mma:analys_values",
+            _CUDA16, "leg_analys_mma.mlir", "mlir.mma:analys_values",
             _ISHIOKA_TABLES + ("wtab",), ("cuda",), ("float32",), "ishioka",
             lambda req, params: _tensor_cores(req, params) and req.npairs <= geo.MMA_ANALYS_PAIRS,
             needs=("float64", "tensor_cores")),
     Variant("mlir", "leg_analys", "lanes64_segments", "float64 lane sums, segments of {steps} steps",
             "grids of at most 384 pairs: segments keep every SM busy (lmax 127 2x, 255 1.6x "
             "faster than the transposed sums)",
-            "CUDA, one field", "leg_analys_lanes64.mlir", "mlir.lanes64:analys_values",
+            _CUDA1, "leg_analys_lanes64.mlir", "mlir.lanes64:analys_values",
             _ISHIOKA_TABLES + ("wtab", "restart_rows", "restart"), ("cuda", "vulkan"),
             ("float32",), "ishioka", lambda req, params: _lanes64(req, params)
             and _lanes64_segments(req, params),
@@ -169,13 +174,13 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("mlir", "leg_analys", "lanes64", "float64 lane sums",
             "grids of more than 384 pairs: 10% faster at lmax 1023, 20% at 2047 than the "
             "float32 scheme, error 9.4e-7 -> 1.1e-7",
-            "CUDA, one field", "leg_analys_lanes64.mlir", "mlir.lanes64:analys_values",
+            _CUDA1, "leg_analys_lanes64.mlir", "mlir.lanes64:analys_values",
             _ISHIOKA_TABLES + ("wtab",), ("cuda", "vulkan"), ("float32",), "ishioka", _lanes64,
             prefer=lambda req: _cuda_one_field(req) and req.npairs > geo.LANES64_SEGMENT_PAIRS,
             auto=_cuda_one_field, params=_LANES64, needs=("float64", "subgroup_shuffle")),
     Variant("mlir", "leg_analys", "ishioka", "transposed sums",
             "float64 recurrence where one workgroup holds an order's pairs (at most 384)",
-            "CUDA, one field", "leg_analys_ishioka.mlir", "mlir.ishioka:analys_values",
+            _CUDA1, "leg_analys_ishioka.mlir", "mlir.ishioka:analys_values",
             _ISHIOKA_TABLES + ("wtab",), ("cuda", "vulkan"), ("float32",), "ishioka",
             _ishioka_analysis,
             prefer=lambda req: req.fields_per_thread == 1 or req.target != "cuda",
@@ -183,36 +188,36 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("mlir", "leg_analys", "lane_sums", "lane sums, workgroup rows",
             "CUDA with several fields per thread (or one on 385-512 pairs): each degree's "
             "values summed over lanes by shuffles",
-            "CUDA, 16 fields", "leg_analys.mlir", "mlir.legendre:analys_values",
+            _CUDA16, "leg_analys.mlir", "mlir.legendre:analys_values",
             _STANDARD_TABLES + ("wtab",), _GPU, prefer=_lane_sums_preferred,
             needs=("subgroup_shuffle",)),
     Variant("mlir", "leg_analys", "rows", "workgroup rows",
             "float32 recurrence, sums in workgroup memory, no subgroup operation: every GPU",
-            "Vulkan", "leg_analys.mlir", "mlir.legendre:analys_values",
+            _VULKAN, "leg_analys.mlir", "mlir.legendre:analys_values",
             _STANDARD_TABLES + ("wtab",), _GPU),
     # --- MLIR family: Fourier stages ------------------------------------------------------
     Variant("mlir", "fft_synth", "fft", "fft",
             "Stockham FFT in workgroup memory (radix 16, 8, 4, 2, 3, 5) where nphi / 2 is "
             "2^a 3^b 5^c and nphi <= 4096, else a direct DFT",
-            "Vulkan", "fft_synth.mlir", "mlir.fft:stage_values", ("twiddle",), _GPU),
-    Variant("mlir", "fft_analys", "fft", "fft", "as fft_synth", "Vulkan", "fft_analys.mlir",
+            _VULKAN, "fft_synth.mlir", "mlir.fft:stage_values", ("twiddle",), _GPU),
+    Variant("mlir", "fft_analys", "fft", "fft", "as fft_synth", _VULKAN, "fft_analys.mlir",
             "mlir.fft:stage_values", ("twiddle",), _GPU),
     # --- WGSL family (Vulkan, SPIR-V from naga) -------------------------------------------
     Variant("wgsl", "leg_synth", "standard", "standard", "the family's one synthesis",
-            "Vulkan", "leg_synth_nf{nf}.spv", tables=_STANDARD_TABLES, targets=("vulkan",),
+            _VULKAN, "leg_synth_nf{nf}.spv", tables=_STANDARD_TABLES, targets=("vulkan",),
             dtypes=("float32",)),
     Variant("wgsl", "leg_analys", "subgroup", "subgroup",
-            "subgroup arithmetic sums the latitudes where the device has it", "Vulkan",
+            "subgroup arithmetic sums the latitudes where the device has it", _VULKAN,
             "leg_analys_nf{nf}_sg1.spv", tables=_STANDARD_TABLES + ("wtab",),
             targets=("vulkan",), dtypes=("float32",), needs=("subgroup_arithmetic",)),
     Variant("wgsl", "leg_analys", "tree", "workgroup tree",
-            "devices without subgroup arithmetic (compile falls back to it)", "Vulkan",
+            "devices without subgroup arithmetic (compile falls back to it)", _VULKAN,
             "leg_analys_nf1_sg0.spv", tables=_STANDARD_TABLES + ("wtab",),
             targets=("vulkan",), dtypes=("float32",)),
     Variant("wgsl", "fft_synth", "fft", "fft", "the family's one FFT (powers of two)",
-            "Vulkan", "fft_synth.spv", tables=("twiddle",), targets=("vulkan",),
+            _VULKAN, "fft_synth.spv", tables=("twiddle",), targets=("vulkan",),
             dtypes=("float32",)),
-    Variant("wgsl", "fft_analys", "fft", "fft", "as fft_synth", "Vulkan", "fft_analys.spv",
+    Variant("wgsl", "fft_analys", "fft", "fft", "as fft_synth", _VULKAN, "fft_analys.spv",
             tables=("twiddle",), targets=("vulkan",), dtypes=("float32",)),
     # --- C family (CPU, objects per baseline) ---------------------------------------------
     Variant("c", "leg_synth", "c", "four fields per work item", "the family's one synthesis",
