@@ -17,6 +17,7 @@ model swaps them in by changing one import. Differences: grids ``"legendre-gauss
 lmax``; float32 and float64 inputs. The module of each (plan, dtype, target) is compiled on
 first use (IREE's compiler needed; ``ireesht[compile]``) and shared by every layer of the
 process; the target is the input's device (``cpu`` or ``cuda``) unless ``target=`` names one.
+``replace_sht(model)`` swaps a built model's torch-harmonics layers for these.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import torch
 from ireesht import adjoint, interop
 from ireesht.numerics import layout
 
-__all__ = ["synth", "analys", "RealSHT", "InverseRealSHT"]
+__all__ = ["synth", "analys", "RealSHT", "InverseRealSHT", "replace_sht"]
 
 
 # --- differentiable transforms ------------------------------------------------------------
@@ -177,3 +178,38 @@ class InverseRealSHT(_Layer):
             raise ValueError(f"x: dtype {x.dtype}, expected complex64 or complex128")
         q = x.flatten(-2).index_select(-1, self._dense_index)
         return synth(self.module(x), q / self._scale.to(q.real.dtype))
+
+
+_TH_LAYERS = {"RealSHT": RealSHT, "InverseRealSHT": InverseRealSHT}
+
+
+def _is_th_layer(m) -> bool:
+    # by name, so that torch_harmonics need not be importable here; exact classes only (a
+    # subclass may do more than the transform)
+    return type(m).__module__ == "torch_harmonics.sht" and type(m).__name__ in _TH_LAYERS
+
+
+def replace_sht(model: torch.nn.Module, *, target: str | None = None) -> torch.nn.Module:
+    """Replace, in place, every ``torch_harmonics.RealSHT`` / ``InverseRealSHT`` submodule of
+    ``model`` by this module's layer of the same arguments (nlat, nlon, lmax, mmax, grid, norm,
+    csphase; ``target`` passed on); a layer held by several parents (torch-harmonics' SFNO
+    shares its transforms between blocks) stays one layer. Returns ``model``, or its
+    replacement if ``model`` is itself such a layer. Raises ``ValueError`` for a layer ireesht
+    cannot do (its grid, ``nlon``), before changing anything."""
+    made: dict[int, _Layer] = {}
+
+    def swap(m):
+        if id(m) not in made:
+            made[id(m)] = _TH_LAYERS[type(m).__name__](m.nlat, m.nlon, m.lmax, m.mmax, m.grid,
+                                                       m.norm, m.csphase, target=target)
+        return made[id(m)]
+
+    if _is_th_layer(model):
+        return swap(model)
+    edges = [(parent, name, child) for parent in model.modules()
+             for name, child in parent._modules.items() if _is_th_layer(child)]
+    for _, _, child in edges:  # every replacement made before the model is touched
+        swap(child)
+    for parent, name, child in edges:
+        setattr(parent, name, made[id(child)])
+    return model
