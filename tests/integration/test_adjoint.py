@@ -73,13 +73,17 @@ def test_dot_product_identities_float64(mod64, rng):
 
 
 def test_a_wrong_constant_breaks_the_identity(mod64, rng):
-    """The identity test can fail: without the factor 2 of m > 0 it is off by O(1)."""
+    """The identity test can fail: without the factor 2 of m > 0 it is off by O(1). One
+    random pair can make the gap of two scalars small by chance (seen: 4e-4); the worst of
+    eight cannot in practice (smallest in 300 draws of eight: 7e-3)."""
     p = mod64.plan
-    a = random_coefficients(rng, p.lmax, p.mmax)
-    f = rng.standard_normal((p.nlat, p.nphi))
+    a = random_coefficients(rng, p.lmax, p.mmax, (8,))
+    f = rng.standard_normal((8, p.nlat, p.nphi))
     wrong = mod64.analys(f / ring_weights(p.grid, p.nlat, p.nphi))  # c_m left out
-    err = abs(np.sum(mod64.synth(a) * f) - np.sum((a.conj() * wrong).real))
-    assert err / (np.linalg.norm(mod64.synth(a)) * np.linalg.norm(f)) > 1e-3
+    sa = mod64.synth(a)
+    err = np.abs(np.sum(sa * f, axis=(1, 2)) - np.sum((a.conj() * wrong).real, axis=1))
+    scale = np.linalg.norm(sa, axis=(1, 2)) * np.linalg.norm(f, axis=(1, 2))
+    assert np.max(err / scale) > 1e-3
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
