@@ -31,6 +31,8 @@ import numpy as np
 from ireesht import interop
 from ireesht.numerics import layout
 from ireesht.numerics.grid import make_grid
+from ireesht.runtime.device import is_device_array
+from ireesht.validate import check_kind
 
 __all__ = ["synth_adjoint", "analys_adjoint", "transpose_synth", "transpose_analys",
            "ring_weights", "order_factors"]
@@ -95,7 +97,7 @@ def transpose_analys(q, plan, synth, like):
 
 
 def _refuse_device_array(name: str, x) -> None:
-    if interop.is_device_array(x):
+    if is_device_array(x):
         raise ValueError(f"{name}: iree.runtime.DeviceArray, expected a host or DLPack array "
                          "(numpy, torch, JAX, CuPy): the adjoint's scalings run in the "
                          "caller's array library")
@@ -107,8 +109,5 @@ def _checked(name: str, x, complex_: bool):
     a wrong dtype into a right one."""
     if not interop.is_foreign(x):
         x = np.asarray(x)
-    dtype = interop.dtype_of(x)
-    if dtype is None or dtype.kind != ("c" if complex_ else "f"):
-        raise ValueError(f"{name}: dtype {x.dtype}, expected "
-                         + ("complex64 or complex128" if complex_ else "float32 or float64"))
+    check_kind(name, interop.dtype_of(x), complex_)
     return x

@@ -35,7 +35,7 @@ import numpy as np
 
 from ireesht.runtime import device as rtmod
 
-__all__ = ["is_foreign", "is_device_array", "transform", "constant_like", "dtype_of"]
+__all__ = ["is_foreign", "transform", "constant_like", "dtype_of"]
 
 # DLPack device types (dlpack.h)
 _DL_CPU, _DL_CUDA, _DL_CUDA_HOST = 1, 2, 3
@@ -44,10 +44,6 @@ _ELEMENT = {np.dtype(np.float32): rt.HalElementType.FLOAT_32,
             np.dtype(np.float64): rt.HalElementType.FLOAT_64}
 _COMPLEX_ELEMENT = {np.dtype(np.float32): rt.HalElementType.COMPLEX_64,
                     np.dtype(np.float64): rt.HalElementType.COMPLEX_128}
-
-
-def is_device_array(x) -> bool:
-    return rtmod.is_device_array(x)
 
 
 def is_foreign(x) -> bool:

@@ -23,6 +23,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ireesht import adjoint
+from ireesht.validate import check_kind
 
 __all__ = ["synth", "analys"]
 
@@ -51,9 +52,8 @@ def _checked(module, name: str, x):
         trailing, what, kind, dtype = (p.nlm,), "qlm", "c", np.result_type(real, np.complex64)
     else:
         trailing, what, kind, dtype = (p.nlat, p.nphi), "spatial", "f", real
-    if np.dtype(x.dtype).kind != kind:
-        raise ValueError(f"{what}: dtype {x.dtype}, expected "
-                         + ("complex64 or complex128" if kind == "c" else "float32 or float64"))
+    if np.dtype(x.dtype).kind != kind:  # the width is the cast's (to the plan's dtype)
+        check_kind(what, x.dtype, kind == "c")
     n = len(trailing)
     if x.ndim < n or tuple(x.shape[x.ndim - n:]) != trailing:
         raise ValueError(f"{what}: shape {tuple(x.shape)}, expected (..., "

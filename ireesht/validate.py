@@ -27,6 +27,7 @@ __all__ = [
     "check_plan_bytes",
     "check_representable",
     "check_result",
+    "check_kind",
     "check_choice",
     "check_array",
     "check_finite",
@@ -192,3 +193,12 @@ def check_shape(
         if want is not None and got != want:
             raise ValueError(f"{name}: shape {arr.shape}; expected {expected}")
     return arr
+
+
+def check_kind(name: str, dtype, complex_: bool) -> None:
+    """Refuse a dtype of the wrong kind for a transform's input: complex coefficients, real
+    fields (numpy's name of any library's dtype, or None for one it has no name for)."""
+    kinds, expected = ("c", "complex64 or complex128") if complex_ else ("f", "float32 or float64")
+    if dtype is None or np.dtype(dtype).kind != kinds[0] or np.dtype(dtype).itemsize not in (
+            (8, 16) if complex_ else (4, 8)):
+        raise ValueError(f"{name}: dtype {dtype}, expected {expected}")

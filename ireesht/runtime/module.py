@@ -14,7 +14,7 @@ from ireesht.tables import device_tables
 from ireesht.plan import Plan
 from ireesht.runtime import artifacts
 from ireesht.runtime import device as rtmod
-from ireesht.validate import check_int, check_representable, check_result
+from ireesht.validate import check_int, check_kind, check_representable, check_result
 
 
 class Module:
@@ -276,11 +276,7 @@ def _as_array(name: str, value, complex_: bool) -> np.ndarray:
         arr = np.asarray(value)
     except (ValueError, TypeError) as e:  # ragged lists and the like
         raise ValueError(f"{name}: cannot be converted to an array ({e})") from None
-    if complex_:
-        if arr.dtype not in (np.complex64, np.complex128):
-            raise ValueError(f"{name}: dtype {arr.dtype}, expected complex64 or complex128")
-    elif arr.dtype not in (np.float32, np.float64):
-        raise ValueError(f"{name}: dtype {arr.dtype}, expected float32 or float64")
+    check_kind(name, arr.dtype, complex_)
     return arr
 
 
