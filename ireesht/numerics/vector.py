@@ -16,7 +16,8 @@ so that ``div u = lap S`` and ``r . curl u = lap T``: ``div_lm = -l(l+1) S_lm`` 
 ``T`` the streamfunction psi (``u = k x grad psi + grad chi``), and the wind components are
 ``(u, v) = (u_phi, -u_theta)``. ``S_00`` and ``T_00`` carry nothing (set to 0 by analysis).
 ducc0's spin-1 transforms use the same fields: its ``(grad, curl)`` coefficients are
-``sqrt(l(l+1)) (S, T)`` and its maps ``(u_theta, u_phi)`` (tests/numerics/test_vector.py).
+``sqrt(l(l+1)) (S, T)`` and its maps ``(u_theta, u_phi)``
+(tests/numerics/test_vector_reference.py).
 
 The transforms (device side) use ``sin(theta) d/dtheta Y_lm = l e_{l+1,m} Y_{l+1,m} -
 (l+1) e_{lm} Y_{l-1,m}``, ``e_lm = sqrt((l^2 - m^2) / (4 l^2 - 1))``: ``sin(theta) u`` is a
