@@ -14,7 +14,7 @@ import numpy as np
 from ireesht import registry
 from ireesht.api import load_plan
 from ireesht.geometry import MMA_FIELDS
-from ireesht.numerics import reference
+from ireesht.numerics import reference, vector_reference
 from ireesht.numerics.reference import random_coefficients, rel_l2
 from ireesht.plan import Plan
 from ireesht.registry import TARGETS
@@ -105,7 +105,7 @@ def check(lmax: int = 127, batch: int = 2, grid: str = "gauss", verbose: bool = 
     past them on CUDA cores) also synthesises the ``batch`` fields repeated to 16 + batch,
     so that both kernels are checked (its errors the larger of the two calls').
     ``transform="vector"`` checks ``vsynth`` / ``vanalys`` the same way (against
-    ``reference.vsynth`` / ``vanalys``: O(lmax^3) on the host, keep lmax modest); an
+    ``numerics.vector_reference``: O(lmax^3) on the host, keep lmax modest); an
     artifact directory's modules are checked with their own plans' transform.
     Raises RuntimeError when no path is available.
     """
@@ -124,8 +124,9 @@ def check(lmax: int = 127, batch: int = 2, grid: str = "gauss", verbose: bool = 
                 q = np.stack([random_coefficients(rng, L, p.mmax, (batch,))
                               for _ in range(2)], axis=1)
                 q[..., 0] = 0.0  # l = 0 carries no vector field
-                f_ref = reference.vsynth(q, L, p.mmax, g)
-                q_ref = q if p.exact else reference.vanalys(f_ref, L, p.mmax, g, exact=False)
+                f_ref = vector_reference.vsynth(q, L, p.mmax, g)
+                q_ref = q if p.exact else vector_reference.vanalys(f_ref, L, p.mmax, g,
+                                                                   exact=False)
             else:
                 q = random_coefficients(rng, L, p.mmax, (batch,))
                 f_ref = reference.synth(q, L, p.mmax, g)

@@ -32,8 +32,8 @@ import numpy as np
 from ireesht.numerics.layout import lm_indices, nlm
 from ireesht.validate import check_array, check_int
 
-__all__ = ["divergence", "vorticity", "from_divergence_vorticity", "pole_factors",
-           "synth_mix", "analys_mix"]
+__all__ = ["divergence", "vorticity", "from_divergence_vorticity", "gradient",
+           "pole_factors", "synth_mix", "analys_mix"]
 
 
 def _eps(l: np.ndarray, m: np.ndarray) -> np.ndarray:
@@ -83,6 +83,16 @@ def from_divergence_vorticity(div, vort, lmax: int, mmax: int | None = None) -> 
     ll1 = _ll1(lmax, mmax, div.shape)
     inv = np.divide(-1.0, ll1, out=np.zeros_like(ll1), where=ll1 > 0)
     return np.stack([div * inv, vort * inv], axis=-2).astype(np.result_type(div, vort, 1j))
+
+
+def gradient(qlm) -> np.ndarray:
+    """``(..., 2, nlm)`` (S, T) = (q, 0) of the gradient of the scalar field of coefficients
+    ``qlm`` ``(..., nlm)``: ``module.vsynth(gradient(q))`` is ``(df/dtheta, df/dphi /
+    sin(theta))``; ``(0, q)`` would give ``r x grad f``."""
+    q = check_array("qlm", qlm, kinds="iufc")
+    if q.ndim < 1:
+        raise ValueError(f"qlm: shape {q.shape}, expected (..., nlm)")
+    return np.stack([q, np.zeros_like(q)], axis=-2).astype(np.result_type(q, 1j))
 
 
 def pole_factors(lmax: int) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""The float64 vector reference (``reference.vsynth`` / ``vanalys``) against ducc0's spin-1
+"""The float64 vector reference (``numerics.vector_reference``) against ducc0's spin-1
 transforms, and the coefficient helpers of ``ireesht.numerics.vector`` against derivatives
 of the reference fields.
 
@@ -15,7 +15,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from ireesht.numerics import reference, vector
+from ireesht.numerics import reference, vector, vector_reference
 from ireesht.numerics.grid import make_grid
 from ireesht.numerics.layout import lm_indices
 from ireesht.numerics.reference import random_coefficients, rel_l2
@@ -49,7 +49,7 @@ def _ducc_factor(lmax, mmax):
 def test_vsynth_matches_ducc0_spin1(rng, kind, lmax, mmax, nlat, nphi):
     g = make_grid(kind, nlat, nphi)
     st = _st(rng, lmax, mmax)
-    u = reference.vsynth(st, lmax, mmax, g)
+    u = vector_reference.vsynth(st, lmax, mmax, g)
     ud = ducc0.sht.synthesis_2d(alm=st * _ducc_factor(lmax, mmax), spin=1, lmax=lmax,
                                 mmax=mmax, geometry=GEOMETRY[kind], ntheta=nlat, nphi=nphi)
     assert u.shape == (2, nlat, nphi) and u.dtype == np.float64
@@ -60,8 +60,8 @@ def test_vsynth_matches_ducc0_spin1(rng, kind, lmax, mmax, nlat, nphi):
 def test_vanalys_matches_ducc0_spin1(rng, kind, lmax, mmax, nlat, nphi):
     g = make_grid(kind, nlat, nphi)
     st = _st(rng, lmax, mmax, (2,))
-    u = reference.vsynth(st, lmax, mmax, g)
-    back = reference.vanalys(u, lmax, mmax, g)
+    u = vector_reference.vsynth(st, lmax, mmax, g)
+    back = vector_reference.vanalys(u, lmax, mmax, g)
     d = ducc0.sht.analysis_2d(map=u[0], spin=1, lmax=lmax, mmax=mmax,
                               geometry=GEOMETRY[kind])
     fac = _ducc_factor(lmax, mmax)
@@ -96,7 +96,7 @@ def test_divergence_and_vorticity_are_those_of_the_field(rng):
     st = _st(rng, lmax, mmax)
     theta = np.linspace(0.3, 2.8, 9)
     g, gp, gm = (_ring_grid(theta + d, nphi) for d in (0.0, h, -h))
-    u, up, um = (reference.vsynth(st, lmax, mmax, x) for x in (g, gp, gm))
+    u, up, um = (vector_reference.vsynth(st, lmax, mmax, x) for x in (g, gp, gm))
     s, sp, sm = np.sin(theta)[:, None], np.sin(theta + h)[:, None], np.sin(theta - h)[:, None]
     # div u = (1/sin) d(sin u_theta)/dtheta + (1/sin) du_phi/dphi, r . curl u likewise
     div = ((sp * up[0] - sm * um[0]) / (2 * h) + _dphi(u[1])) / s
@@ -112,7 +112,7 @@ def test_gradient_is_the_spheroidal_field(rng):
     g, gp, gm = (_ring_grid(theta + d, nphi) for d in (0.0, h, -h))
     f, fp, fm = (reference.synth(q, lmax, mmax, x) for x in (g, gp, gm))
     grad = np.stack([(fp - fm) / (2 * h), _dphi(f) / np.sin(theta)[:, None]])
-    u = reference.vsynth(np.stack([q, np.zeros_like(q)]), lmax, mmax, g)
+    u = vector_reference.vsynth(vector.gradient(q), lmax, mmax, g)
     assert rel_l2(u, grad) <= FD_TOL
 
 
@@ -143,3 +143,10 @@ def test_pole_factors_are_the_limits_of_p_l1(rng):
     # north: P_l1 / sin; south: dP_l1/dtheta = -(P_l1 / sin) there, (-1)^l d_l
     assert np.allclose(p[:, 0] / s[0], d[:, 0], rtol=1e-9)
     assert np.allclose(-p[:, 1] / s[1], d[:, 1], rtol=1e-9)
+
+
+def test_gradient_helper_is_the_spheroidal_pair(rng):
+    q = random_coefficients(rng, 6, 4, (3,))
+    st = vector.gradient(q)
+    assert st.shape == (3, 2, q.shape[-1])
+    assert np.array_equal(st[:, 0], q) and not st[:, 1].any()
