@@ -6,6 +6,7 @@ committed reference per card and a comparison that flags regressions.
     python tools/bench.py run DIR --json OUT.json [--peers]  # on the GPU machine: times
     python tools/bench.py compare REF.json NEW.json          # flags cases > 5% slower
     python tools/bench.py train DIR --json OUT.json          # an SFNO training step (GPU)
+    python tools/bench.py percall DIR                        # where an enqueued call goes
     python tools/bench.py table OUT.json                     # the markdown table of a run
 
 ``prepare`` writes one ``ireesht build`` directory per case (``CASES``); ``run`` loads each
@@ -323,6 +324,61 @@ def train(root: Path, out: Path | None, steps: int, batch: int = 4, channels: in
     return result
 
 
+def percall(root: Path, out: Path | None, calls: int, cases: tuple[str, ...]) -> dict:
+    """Where an enqueued one-field synthesis goes on the host: ``Module.synth(sync=False)``,
+    ``Session.enqueue`` (no argument checks), IREE's invoke alone (the VM call that records and
+    submits the command buffer) and building its argument list; each as (host us per call,
+    us per call once the device has finished ``calls`` calls), and a waited call."""
+    import iree.runtime as rt
+
+    result = {}
+    for case in cases:
+        mod = ireesht.load(root / case)
+        _, _, q_dev, f_out, _ = device_inputs(mod, 1, np.random.default_rng())
+        s, p = mod._session, mod.plan
+        args = [*mod._synth_args, q_dev, f_out,
+                mod._kept_buffer("F", "synth", (1, p.nlat, p.mc, 2))]
+        fn = s._vm_module.lookup_function("synth_async")
+
+        def arg_list():
+            a = rt.VmVariantList(len(args) + 2)
+            for x in args:
+                a.push_ref(x._buffer_view)
+            a.push_ref(rt.HalFence.create_at(s._timeline, s._enqueued))
+            a.push_ref(rt.HalFence.create_at(s._timeline, s._enqueued + 1))
+            return a
+
+        def invoke():
+            s.context.vm_context.invoke(fn, arg_list(), rt.VmVariantList(2))
+            s._enqueued += 1
+
+        def rate(call, n=calls):
+            call()
+            s.synchronize()
+            t0 = time.perf_counter()
+            for _ in range(n):
+                call()
+            t1 = time.perf_counter()
+            s.synchronize()
+            return [(t1 - t0) / n * 1e6, (time.perf_counter() - t0) / n * 1e6]
+
+        def waited():
+            mod.synth(q_dev, out=f_out, sync=False)
+            s.synchronize()
+
+        r = {"module_synth_us": rate(lambda: mod.synth(q_dev, out=f_out, sync=False)),
+             "session_enqueue_us": rate(lambda: s.enqueue("synth_async", *args)),
+             "iree_invoke_us": rate(invoke),
+             "arg_list_us": rate(arg_list)[0],
+             "waited_us": rate(waited, min(calls, 500))[1]}
+        result[case] = r
+        print(case, json.dumps(r), flush=True)
+        del mod
+    if out:
+        out.write_text(json.dumps(result, indent=1))
+    return result
+
+
 def _torch_harmonics_sht() -> None:
     """Make ``import torch_harmonics.sht`` load only the pure-PyTorch SHT modules: the
     package's __init__ also loads compiled attention extensions, built against one torch
@@ -415,6 +471,11 @@ def main() -> int:
     r.add_argument("root", type=Path, help="a prepare --cases train directory")
     r.add_argument("--json", type=Path)
     r.add_argument("--steps", type=int, default=10)
+    pc = sub.add_parser("percall")
+    pc.add_argument("root", type=Path)
+    pc.add_argument("--json", type=Path)
+    pc.add_argument("--calls", type=int, default=2000)
+    pc.add_argument("--cases", default="l127_b1,l255_b1,l1023_b1,weather_b1")
     t = sub.add_parser("table")
     t.add_argument("result", type=Path)
     ns = ap.parse_args()
@@ -424,6 +485,8 @@ def main() -> int:
         run(ns.root, ns.json, ns.calls, ns.peers, ns.only, ns.shtns)
     elif ns.cmd == "train":
         train(ns.root, ns.json, ns.steps)
+    elif ns.cmd == "percall":
+        percall(ns.root, ns.json, ns.calls, tuple(ns.cases.split(",")))
     elif ns.cmd == "compare":
         return compare(json.loads(ns.reference.read_text()), json.loads(ns.new.read_text()),
                        ns.threshold)
