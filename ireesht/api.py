@@ -34,6 +34,7 @@ def compile(
     recurrence: str = "auto",
     variants: Mapping | None = None,
     use_cache: bool = True,
+    device: int | str | None = None,
     transform: str = "scalar",
 ) -> Module:
     """Build (or fetch from the disk cache) the module of one transform plan.
@@ -58,6 +59,8 @@ def compile(
     variants : ``{stage: name}`` or ``{stage: {"name": name, param: value}}``: force kernel
         variants (docs/variants.md lists them); the others are chosen as usual
     use_cache : reuse a module compiled earlier for the same plan
+    device : the target's device: its index, name or IREE URI (``ireesht devices`` lists
+        them); default the first (a GPU before a software Vulkan driver)
     transform : "scalar" (``synth``, ``analys``) or "vector": ``vsynth``, ``vanalys`` of
         vector fields (spheroidal and toroidal coefficients, ``ireesht.numerics.vector``),
         through the scalar kernels at lmax + 1
@@ -72,8 +75,10 @@ def compile(
         target = rtmod.auto_target()
     plan = Plan.create(lmax, mmax, nlat, nphi, grid, target, dtype, kernels, fields_per_thread,
                        recurrence=recurrence, variants=variants, transform=transform)
+    if device is not None:
+        rtmod.open_device(target, device)  # a wrong device fails before compiling
     try:
-        return load_plan(plan, use_cache)
+        return load_plan(plan, use_cache, device)
     except rtmod.ExecutableLoadError:
         # subgroup arithmetic is the optional device feature of the WGSL kernels
         if plan.variant_names["leg_analys"] == "subgroup" and not (variants or {}).get(
@@ -83,7 +88,7 @@ def compile(
                                    variants={**(variants or {}), "leg_analys": "tree"},
                                    transform=transform)
             try:
-                return load_plan(fallback, use_cache)
+                return load_plan(fallback, use_cache, device)
             except rtmod.ExecutableLoadError:
                 pass
         if plan.dtype == "float64" or "float64" in plan.needs():
@@ -95,7 +100,8 @@ def compile(
         raise
 
 
-def load_plan(plan: Plan, use_cache: bool = True) -> Module:
+def load_plan(plan: Plan, use_cache: bool = True,
+              device: int | str | None = None) -> Module:
     """The plan's module, from the disk cache or compiled (and cached), loaded here.
 
     A cache entry is used only if its sha256 matches; a corrupt one, or one that is not the
@@ -115,14 +121,14 @@ def load_plan(plan: Plan, use_cache: bool = True) -> Module:
     info = {"target": plan.target, "module": "cache", "iree_compiler": codegen.compiler_version()}
     if vmfb is not None:
         try:
-            return Module(vmfb, plan, {**info, "compile_s": time.perf_counter() - t0})
+            return Module(vmfb, plan, {**info, "compile_s": time.perf_counter() - t0}, device)
         except artifacts.ArtifactError as e:  # not the plan's module
             cache.discard(key, f"is not this plan's module ({e})")
     vmfb = codegen.compile_plan(plan, text)
     if use_cache:
         cache.write(key, vmfb)
     return Module(vmfb, plan, {**info, "module": "compiled",
-                               "compile_s": time.perf_counter() - t0})
+                               "compile_s": time.perf_counter() - t0}, device)
 
 
 def build(

@@ -19,7 +19,7 @@ from ireesht.numerics.reference import random_coefficients, rel_l2
 from ireesht.plan import TRANSFORMS
 from ireesht.registry import DTYPES, FIELDS_PER_THREAD, RECURRENCES, TARGETS
 from ireesht.runtime import artifacts, cache
-from ireesht.runtime.device import describe_device, scan_drivers
+from ireesht.runtime.device import DRIVERS, describe_device, list_devices, scan_drivers
 
 
 def demo(ns: argparse.Namespace) -> int:
@@ -69,17 +69,19 @@ def _plot(path: str, field: np.ndarray, error: np.ndarray, plan) -> None:
 
 
 def devices(ns: argparse.Namespace) -> int:
-    """What IREE sees on this machine: each driver, its devices and what they support."""
-    for driver, found in scan_drivers().items():
-        if isinstance(found, str):
-            print(f"{driver:12s} unavailable ({found[:90]})")
-        elif not found:
-            print(f"{driver:12s} no device")
-        for d in found if isinstance(found, list) else ():
-            print(f"{driver:12s} {d.get('name', '?')}  ({d.get('path', '')})")
-            features = describe_device(driver, d)
-            if features:
-                print(f"{'':12s} " + ", ".join(f"{k}: {v}" for k, v in features.items()))
+    """What IREE sees on this machine: each target's devices (the index and name that
+    ``device=`` takes, the URI) and what they support; drivers without a device, and why."""
+    found = scan_drivers()
+    rows = list_devices(found)
+    for r in rows:
+        print(f"{r['target']:7s} {r['index']:2d}  {r['name']}  ({r['uri']})")
+        features = describe_device(r["driver"], found[r["driver"]][r["index"]])
+        if features:
+            print(f"{'':11s} " + ", ".join(f"{k}: {v}" for k, v in features.items()))
+    for target, driver in DRIVERS.items():
+        if not isinstance(found.get(driver), list) or not found[driver]:
+            why = found.get(driver) or "no device"
+            print(f"{target:7s} --  none ({driver}: {str(why)[:90]})")
     return 0
 
 

@@ -7,17 +7,19 @@ buffer views take any shape and element type over one buffer: no copy, for JAX t
 has no ``view_as_real``). Fields are ``(..., nlat, nphi)`` real. Results: complex
 ``(..., nlm)`` or real ``(..., nlat, nphi)``, of the plan's dtype.
 
-Where the module's device can read the array's memory in place, nothing is copied:
+Where the module's device can read the array's memory in place, nothing is copied: the
+input is imported (``HalDevice.from_dlpack_capsule``) and the result is a new array of the
+caller's library (``torch.empty`` and the like, on the input's device) that the module writes
+in place, so that the caller's allocator owns it:
 
-- target ``cpu`` and an array in host memory: ``HalDevice.from_dlpack_capsule`` imports it,
-  and the result (a buffer IREE allocated for this call, never reused) goes back through
-  ``HalDevice.create_dlpack_capsule``. IREE imports only 64-byte aligned memory (torch and
-  JAX allocate so; numpy, ``torch.from_numpy`` and offset views often are not): other arrays
-  are copied once.
-- target ``cuda`` and an array on CUDA device 0 (the device ``target="cuda"`` opens by
-  default): the same calls with DLPack's CUDA device type. UNTESTED: it has never run on
-  a GPU. The caller's stream is synchronized before IREE reads the array, and IREE's call
-  has finished when the result is handed back.
+- target ``cpu`` and arrays in host memory. IREE imports only 64-byte aligned memory (torch
+  and JAX allocate so; numpy, ``torch.from_numpy`` and offset views often are not): other
+  arrays are copied once.
+- target ``cuda`` and arrays on CUDA device 0 (the device ``target="cuda"`` opens by
+  default); tested on an H100/H200 with torch, CuPy and JAX (``tests/integration/
+  test_cuda.py``). The caller's current stream is synchronized before IREE reads the input
+  (its pending writes are done), and the call has finished when the result is handed back,
+  so work the caller then queues on any stream sees it.
 
 Every other case (Vulkan and Metal modules, an array on another device than the module's)
 goes through the host: one copy to the host in the caller's library, the module's upload,
@@ -82,6 +84,10 @@ class _Numpy:
     def constant(self, a: np.ndarray, like):
         return a
 
+    def empty(self, shape, dtype, like):
+        """A new array of ``like``'s library and device, for the module to write into."""
+        return np.empty(shape, dtype)
+
     def synchronize(self, x) -> None:
         pass
 
@@ -112,6 +118,11 @@ class _Torch(_Numpy):
 
         return torch.as_tensor(a, device=like.device)
 
+    def empty(self, shape, dtype, like):
+        import torch
+
+        return torch.empty(shape, dtype=getattr(torch, np.dtype(dtype).name), device=like.device)
+
     def synchronize(self, x) -> None:
         if x.is_cuda:
             import torch
@@ -138,6 +149,14 @@ class _Jax(_Numpy):
 
     constant = from_numpy
 
+    def empty(self, shape, dtype, like):
+        import jax
+        import jax.numpy as jnp
+
+        # a fresh buffer that only the result will hold (jnp.empty is zeros in JAX)
+        with jax.default_device(next(iter(like.devices()))):
+            return jnp.zeros(shape, dtype).block_until_ready()
+
     def synchronize(self, x) -> None:
         x.block_until_ready()
 
@@ -163,6 +182,12 @@ class _Cupy(_Numpy):
             return cupy.asarray(a)
 
     constant = from_numpy
+
+    def empty(self, shape, dtype, like):
+        import cupy
+
+        with like.device:
+            return cupy.empty(shape, dtype)
 
     def synchronize(self, x) -> None:
         import cupy
@@ -197,7 +222,7 @@ def transform(module, name: str, x, out=None, sync: bool = True):
     real = np.dtype(p.dtype)
     cplx = np.result_type(real, np.complex64)
     lib = _library(x)
-    what, trailing, complex_in, result, complex_out = module.signature(name)
+    what, trailing, complex_in, result_trailing, complex_out = module.signature(name)
     wanted = (np.complex64, np.complex128) if complex_in else (np.float32, np.float64)
     if dtype_of(x) not in [np.dtype(t) for t in wanted]:
         raise ValueError(f"{what}: dtype {x.dtype}, expected "
@@ -206,7 +231,7 @@ def transform(module, name: str, x, out=None, sync: bool = True):
     if len(shape) < len(trailing) or shape[len(shape) - len(trailing):] != trailing:
         raise module.shape_error(name, shape)
     lead = shape[:len(shape) - len(trailing)]
-    result_shape = lead + result
+    result_shape = lead + result_trailing
     batch = math.prod(lead)
     x = lib.plain(x, cplx if complex_in else real)
     if batch == 0:
@@ -214,15 +239,20 @@ def transform(module, name: str, x, out=None, sync: bool = True):
     kernel_shape = (batch, *trailing) + ((2,) if complex_in else ())
     shared = _shared_device(module, x)
     arg = _import(module, x, kernel_shape, real, lib) if shared else None
+    if shared and arg is not None:
+        # the result is an array of the caller's library, which the module writes in place:
+        # IREE's CUDA allocator cannot export its own buffers (3.13: "CUDA buffer type is not
+        # supported for export"), and the caller's allocator then accounts for the memory
+        result = lib.empty(result_shape, cplx if complex_out else real, x)
+        out = _import(module, result,
+                      (batch, *result_trailing) + ((2,) if complex_out else ()), real, lib)
+        if out is not None:
+            getattr(module, name)(arg, out=out)  # returns once the result is written
+            return result
     if arg is None:  # through the host
         host = np.ascontiguousarray(lib.host(x), dtype=cplx if complex_in else real)
         arg = module.upload(host.view(real).reshape(kernel_shape))
     y = getattr(module, name)(arg)  # device array in, a new device array out
-    if shared:
-        et = _COMPLEX_ELEMENT[real] if complex_out else _ELEMENT[real]
-        view = rt.HalBufferView(y._buffer_view.get_buffer(), list(result_shape), int(et))
-        capsule = module._session.device.create_dlpack_capsule(view, *shared)
-        return lib.from_dlpack(_Exported(capsule, shared))
     host = module.to_numpy(y)
     host = host.view(cplx) if complex_out else host
     return lib.from_numpy(host.reshape(result_shape), x)
@@ -252,16 +282,3 @@ def _import(module, x, kernel_shape, real: np.dtype, lib):
         return None
     kernel_view = rt.HalBufferView(buffer, list(kernel_shape), int(_ELEMENT[real]))
     return rt.DeviceArray(module._session.device, kernel_view, override_dtype=real)
-
-
-class _Exported:
-    """A DLPack capsule made by IREE, as the object ``from_dlpack`` of each library takes."""
-
-    def __init__(self, capsule, device: tuple[int, int]):
-        self._capsule, self._device = capsule, device
-
-    def __dlpack__(self, **_):
-        return self._capsule
-
-    def __dlpack_device__(self) -> tuple[int, int]:
-        return self._device

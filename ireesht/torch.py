@@ -16,8 +16,9 @@ model swaps them in by changing one import. Differences: grids ``"legendre-gauss
 1)`` (the Nyquist order of an even ``nlon`` cannot be kept) and, on the Gauss grid, ``nlat >=
 lmax``; float32 and float64 inputs. The module of each (plan, dtype, target) is compiled on
 first use (IREE's compiler needed; ``ireesht[compile]``) and shared by every layer of the
-process; the target is the input's device (``cpu`` or ``cuda``) unless ``target=`` names one.
-``replace_sht(model)`` swaps a built model's torch-harmonics layers for these.
+process, unless ``provide(module)`` gave one (a runtime-only install); the target is the input's
+device (``cpu`` or ``cuda``) unless ``target=`` names one. ``replace_sht(model)`` swaps a built
+model's torch-harmonics layers for these.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ import torch
 from ireesht import adjoint, interop
 from ireesht.numerics import layout
 
-__all__ = ["synth", "analys", "RealSHT", "InverseRealSHT", "replace_sht"]
+__all__ = ["synth", "analys", "RealSHT", "InverseRealSHT", "replace_sht", "provide"]
 
 
 # --- differentiable transforms ------------------------------------------------------------
@@ -89,11 +90,31 @@ def truncation(nlat: int, nlon: int, lmax: int | None, mmax: int | None,
     return lmax, lmax
 
 
+_PROVIDED: dict[tuple, object] = {}
+
+
+def provide(*modules) -> None:
+    """Make the layers use these modules (e.g. from ``ireesht.load``: a runtime-only install
+    has no compiler) for the plans they serve, instead of compiling. A module serves a layer
+    of its lmax (= mmax), grid size, grid, dtype and target."""
+    for m in modules:
+        p = m.plan
+        if p.mmax != p.lmax:
+            raise ValueError(f"module with lmax={p.lmax}, mmax={p.mmax}: the layers use "
+                             "plans with mmax = lmax")
+        _PROVIDED[(p.lmax, p.nlat, p.nphi, p.grid, p.dtype, p.target)] = m
+
+
 @functools.lru_cache(maxsize=None)
-def _module(lmax: int, nlat: int, nlon: int, grid: str, dtype: str, target: str):
+def _compiled(lmax: int, nlat: int, nlon: int, grid: str, dtype: str, target: str):
     from ireesht.api import compile  # the compiler is needed here only
 
     return compile(lmax, lmax, nlat, nlon, grid, target=target, dtype=dtype)
+
+
+def _module(lmax: int, nlat: int, nlon: int, grid: str, dtype: str, target: str):
+    key = (lmax, nlat, nlon, grid, dtype, target)
+    return _PROVIDED[key] if key in _PROVIDED else _compiled(*key)
 
 
 class _Layer(torch.nn.Module):

@@ -5,6 +5,8 @@ committed reference per card and a comparison that flags regressions.
     python tools/bench.py prepare DIR [--cases readme]      # here: compiles (no GPU needed)
     python tools/bench.py run DIR --json OUT.json [--peers]  # on the GPU machine: times
     python tools/bench.py compare REF.json NEW.json          # flags cases > 5% slower
+    python tools/bench.py train DIR --json OUT.json          # an SFNO training step (GPU)
+    python tools/bench.py percall DIR                        # where an enqueued call goes
     python tools/bench.py table OUT.json                     # the markdown table of a run
 
 ``prepare`` writes one ``ireesht build`` directory per case (``CASES``); ``run`` loads each
@@ -88,10 +90,16 @@ VARIANT_CASES = {
     "l1023_b16_lane_sums": (dict(lmax=1023, targets=("cuda",), fields_per_thread=4,
                                  variants={"leg_analys": "lane_sums"}), 16),
 }
+# the training step of ``train``: the layers' plan on the weather grid (torch-harmonics' lmax and
+# mmax counts 720: degrees 0..719), built for batches (B x C = 256 fields per transform)
+TRAIN_CASES = {"train_weather": (dict(lmax=719, mmax=719, nlat=721, nphi=1440,
+                                      grid="equiangular", targets=("cuda",),
+                                      fields_per_thread=4), 256)}
 # vector cases beside the scalar ones of the same size (issue 37's "at most 2x")
 VECTOR_CASES = {n: c for n, c in {**CASES, **CPU_CASES}.items()
                 if n.endswith("_vector") or f"{n}_vector" in CASES or f"{n}_vector" in CPU_CASES}
-SUITES = {"readme": CASES, "variants": VARIANT_CASES, "cpu": CPU_CASES, "vector": VECTOR_CASES,
+SUITES = {"readme": CASES, "variants": VARIANT_CASES, "cpu": CPU_CASES, "train": TRAIN_CASES,
+          "vector": VECTOR_CASES,
           "smoke": {"l31_b1": (dict(lmax=31, targets=GPU), 1),
                     "l31_b1_vector": (dict(lmax=31, targets=GPU, transform="vector"), 1)}}
 
@@ -146,18 +154,9 @@ def measure(mod, batch: int, calls: int, rng: np.random.Generator) -> tuple[dict
 
 def torch_harmonics_ms(p, batch: int, calls: int) -> list[float]:
     """torch-harmonics on CUDA, same grid and batch: synthesis, analysis (ms per call)."""
-    import importlib.util
-    import types
-
     import torch
 
-    # only the pure-PyTorch SHT modules: the package's __init__ also loads compiled attention
-    # extensions, built against one torch version, which fail to load on others
-    if "torch_harmonics" not in sys.modules:
-        spec = importlib.util.find_spec("torch_harmonics")
-        pkg = types.ModuleType("torch_harmonics")
-        pkg.__path__ = list(spec.submodule_search_locations)
-        sys.modules["torch_harmonics"] = pkg
+    _torch_harmonics_sht()
     import torch_harmonics.sht as th
 
     grid = "legendre-gauss" if p.grid == "gauss" else "equiangular"
@@ -277,6 +276,162 @@ def run(root: Path, out: Path | None, calls: int, peers: bool, only: str | None,
     return result
 
 
+def train(root: Path, out: Path | None, steps: int, batch: int = 4, channels: int = 64,
+          blocks: int = 4) -> dict:
+    """A training step of an SFNO-like network at full weather resolution (721 x 1440, degrees
+    < 720), with ireesht's layers (``ireesht.torch``, the module of ``root/train_weather``
+    provided, runtime only) and with torch-harmonics': encoder (1x1 conv 2 -> C), ``blocks``
+    x [RealSHT -> per-degree complex C x C mixing -> InverseRealSHT, GELU MLP, skip], decoder;
+    MSE loss, Adam. Median ms per step (forward, backward, optimizer; CUDA-synchronised) over
+    ``steps`` after 3 warm-ups; peak memory: torch's allocator and the device's used memory
+    (``cudaMemGetInfo`` after each step, minus before the model: IREE's pools are not
+    torch's)."""
+    import torch
+
+    import ireesht.torch as ist
+
+    _torch_harmonics_sht()
+    import torch_harmonics.sht as th
+
+    mod = ireesht.load(root / "train_weather")
+    ist.provide(mod)
+    nlat, nlon, L = mod.plan.nlat, mod.plan.nphi, mod.plan.lmax + 1
+    dev = torch.device("cuda" if mod.plan.target == "cuda" else "cpu")
+    cuda = dev.type == "cuda"
+    sync = torch.cuda.synchronize if cuda else (lambda: None)
+
+    class Block(torch.nn.Module):
+        def __init__(self, sht, isht):
+            super().__init__()
+            self.sht, self.isht = sht, isht
+            self.w = torch.nn.Parameter(torch.randn(channels, channels, L, dtype=torch.complex64)
+                                        / channels)
+            self.mlp = torch.nn.Sequential(torch.nn.Conv2d(channels, 2 * channels, 1),
+                                           torch.nn.GELU(),
+                                           torch.nn.Conv2d(2 * channels, channels, 1))
+
+        def forward(self, x):
+            c = torch.einsum("bilm,iol->bolm", self.sht(x), self.w)
+            return x + self.mlp(torch.nn.functional.gelu(self.isht(c)))
+
+    def model(lib):
+        sht = lib.RealSHT(nlat, nlon, lmax=L, mmax=L, grid="equiangular")
+        isht = lib.InverseRealSHT(nlat, nlon, lmax=L, mmax=L, grid="equiangular")
+        return torch.nn.Sequential(torch.nn.Conv2d(2, channels, 1),
+                                   *[Block(sht, isht) for _ in range(blocks)],
+                                   torch.nn.Conv2d(channels, 2, 1)).to(dev)
+
+    result = {"meta": {"date": time.strftime("%Y-%m-%d"), "host": platform.node(),
+                       "device": mod.info["device"], "grid": f"{nlat} x {nlon}",
+                       "lmax": L - 1, "batch": batch, "channels": channels, "blocks": blocks,
+                       "steps": steps}, "results": {}}
+    x = torch.randn(batch, 2, nlat, nlon, device=dev)
+    y = torch.randn(batch, 2, nlat, nlon, device=dev)
+    losses = {}
+    for name, lib in (("ireesht", ist), ("torch_harmonics", th)):
+        torch.manual_seed(0)
+        sync()
+        if cuda:
+            torch.cuda.empty_cache()
+            free0 = torch.cuda.mem_get_info()[0]
+            torch.cuda.reset_peak_memory_stats()
+        net = model(lib)
+        opt = torch.optim.Adam(net.parameters(), lr=1e-4)
+        used, times = 0, []
+        for i in range(steps + 3):
+            sync()
+            t0 = time.perf_counter()
+            opt.zero_grad(set_to_none=True)
+            loss = torch.nn.functional.mse_loss(net(x), y)
+            loss.backward()
+            opt.step()
+            sync()
+            times.append((time.perf_counter() - t0) * 1e3)
+            if cuda:
+                used = max(used, free0 - torch.cuda.mem_get_info()[0])
+            if i == 0:
+                losses[name] = float(loss.detach())
+        result["results"][name] = {
+            "step_ms": float(np.median(times[3:])), "first_step_ms": times[0],
+            "loss0": losses[name],
+            "peak_torch_gb": torch.cuda.max_memory_allocated() / 1e9 if cuda else None,
+            "peak_device_gb": used / 1e9 if cuda else None}
+        print(name, json.dumps(result["results"][name]), flush=True)
+        del net, opt, loss
+        if out:
+            out.write_text(json.dumps(result, indent=1))
+    return result
+
+
+def percall(root: Path, out: Path | None, calls: int, cases: tuple[str, ...]) -> dict:
+    """Where an enqueued one-field synthesis goes on the host: ``Module.synth(sync=False)``,
+    ``Session.enqueue`` (no argument checks), IREE's invoke alone (the VM call that records and
+    submits the command buffer) and building its argument list; each as (host us per call,
+    us per call once the device has finished ``calls`` calls), and a waited call."""
+    import iree.runtime as rt
+
+    result = {}
+    for case in cases:
+        mod = ireesht.load(root / case)
+        _, _, q_dev, f_out, _ = device_inputs(mod, 1, np.random.default_rng())
+        s, p = mod._session, mod.plan
+        args = [*mod._args["synth"], q_dev, f_out,
+                mod._kept_buffer("F", "synth", (1, p.nlat, p.mc, 2))]
+        fn = s._vm_module.lookup_function("synth_async")
+
+        def arg_list():
+            a = rt.VmVariantList(len(args) + 2)
+            for x in args:
+                a.push_ref(x._buffer_view)
+            a.push_ref(rt.HalFence.create_at(s._timeline, s._enqueued))
+            a.push_ref(rt.HalFence.create_at(s._timeline, s._enqueued + 1))
+            return a
+
+        def invoke():
+            s.context.vm_context.invoke(fn, arg_list(), rt.VmVariantList(2))
+            s._enqueued += 1
+
+        def rate(call, n=calls):
+            call()
+            s.synchronize()
+            t0 = time.perf_counter()
+            for _ in range(n):
+                call()
+            t1 = time.perf_counter()
+            s.synchronize()
+            return [(t1 - t0) / n * 1e6, (time.perf_counter() - t0) / n * 1e6]
+
+        def waited():
+            mod.synth(q_dev, out=f_out, sync=False)
+            s.synchronize()
+
+        r = {"module_synth_us": rate(lambda: mod.synth(q_dev, out=f_out, sync=False)),
+             "session_enqueue_us": rate(lambda: s.enqueue("synth_async", *args)),
+             "iree_invoke_us": rate(invoke),
+             "arg_list_us": rate(arg_list)[0],
+             "waited_us": rate(waited, min(calls, 500))[1]}
+        result[case] = r
+        print(case, json.dumps(r), flush=True)
+        del mod
+    if out:
+        out.write_text(json.dumps(result, indent=1))
+    return result
+
+
+def _torch_harmonics_sht() -> None:
+    """Make ``import torch_harmonics.sht`` load only the pure-PyTorch SHT modules: the
+    package's __init__ also loads compiled attention extensions, built against one torch
+    version, which fail to load on others."""
+    import importlib.util
+    import types
+
+    if "torch_harmonics" not in sys.modules:
+        spec = importlib.util.find_spec("torch_harmonics")
+        pkg = types.ModuleType("torch_harmonics")
+        pkg.__path__ = list(spec.submodule_search_locations)
+        sys.modules["torch_harmonics"] = pkg
+
+
 def _peer(fn, plan, batch: int, calls: int, *args):
     try:
         return fn(plan, batch, calls, *args)
@@ -351,6 +506,15 @@ def main() -> int:
     c.add_argument("reference", type=Path)
     c.add_argument("new", type=Path)
     c.add_argument("--threshold", type=float, default=0.05)
+    r = sub.add_parser("train")
+    r.add_argument("root", type=Path, help="a prepare --cases train directory")
+    r.add_argument("--json", type=Path)
+    r.add_argument("--steps", type=int, default=10)
+    pc = sub.add_parser("percall")
+    pc.add_argument("root", type=Path)
+    pc.add_argument("--json", type=Path)
+    pc.add_argument("--calls", type=int, default=2000)
+    pc.add_argument("--cases", default="l127_b1,l255_b1,l1023_b1,weather_b1")
     t = sub.add_parser("table")
     t.add_argument("result", type=Path)
     ns = ap.parse_args()
@@ -358,6 +522,10 @@ def main() -> int:
         prepare(ns.out, ns.cases)
     elif ns.cmd == "run":
         run(ns.root, ns.json, ns.calls, ns.peers, ns.only, ns.shtns)
+    elif ns.cmd == "train":
+        train(ns.root, ns.json, ns.steps)
+    elif ns.cmd == "percall":
+        percall(ns.root, ns.json, ns.calls, tuple(ns.cases.split(",")))
     elif ns.cmd == "compare":
         return compare(json.loads(ns.reference.read_text()), json.loads(ns.new.read_text()),
                        ns.threshold)

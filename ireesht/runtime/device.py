@@ -106,14 +106,33 @@ def _devices(found: dict, driver: str) -> list[dict]:
     return devices if isinstance(devices, list) else []
 
 
-def open_device(target: str, device: str | None = None):
+def device_uri(driver: str, device: dict) -> str:
+    """The IREE URI of one device of ``query_available_devices()``: by its path (a UUID for
+    CUDA and Vulkan); the driver's name where devices have no path (the CPU's local-task)."""
+    return f"{driver}://{device['path']}" if device.get("path") else driver
+
+
+def list_devices(found: dict | None = None) -> list[dict]:
+    """Every device of each ireesht target on this machine, in IREE's order: ``target``,
+    ``index`` (what ``device=index`` picks), ``name``, ``uri`` and ``driver``."""
+    found = scan_drivers() if found is None else found
+    return [{"target": target, "index": i, "uri": device_uri(driver, d), "driver": driver,
+             "name": host.cpu_name() if driver == "local-task" else d.get("name") or driver}
+            for target, driver in DRIVERS.items()
+            for i, d in enumerate(_devices(found, driver))]
+
+
+def open_device(target: str, device: int | str | None = None):
     """A device of the target's IREE driver, with a clear error when there is none.
 
-    ``device`` is an IREE device URI (``"cuda://0"``, ``"vulkan://<path>"`` with the path
-    ``ireesht devices`` lists); by default the
-    first device, a real GPU before a software Vulkan driver. IREE runtime flags (e.g.
+    ``device``: None (the first device, a real GPU before a software Vulkan driver), an
+    index into the target's devices (``ireesht devices`` lists them; under
+    ``CUDA_VISIBLE_DEVICES``, as dask_cuda sets it per worker, index 0 is the first visible
+    GPU), a device's name or path (or a unique part of its name), or an IREE device URI
+    (``"vulkan://<path>"``). IREE runtime flags (e.g.
     ``--vulkan_dedicated_compute_queue=false``) can be given in ``$IREESHT_IREE_FLAGS``;
-    they apply to devices created afterwards. Returns ``(device, name)``.
+    they apply to devices created afterwards. Modules on one device share it (IREE caches
+    a device per URI). Returns ``(device, name)``.
     """
     driver = DRIVERS[target]
     flags = os.environ.get("IREESHT_IREE_FLAGS", "").split()
@@ -132,23 +151,53 @@ def open_device(target: str, device: str | None = None):
             + ("; on Debian, `apt-get install mesa-vulkan-drivers` gives a CPU Vulkan driver"
                if driver == "vulkan" else "")
         )
-    if device is not None:
+    rows = [r for r in list_devices({driver: devices}) if r["target"] == target]
+    if isinstance(device, str) and "://" in device:
         if not device.startswith(driver + "://"):
             raise ValueError(f"device={device!r}: expected an IREE URI of the {driver!r} "
                              f"driver, like {driver}://0")
-        name = next((d.get("name", device) for d in devices
-                     if d.get("path") and device.endswith(d["path"])), device)
+        name = next((r["name"] for r in rows if r["uri"] != driver and r["uri"] == device),
+                    device)
         try:
             return rt.get_device(device), name
         except (RuntimeError, ValueError) as e:
             raise ValueError(f"device={device!r}: {str(e).strip().splitlines()[0]}; "
-                             f"devices here: {[d.get('name') for d in devices]}") from None
-    if driver == "local-task":
-        return rt.get_device(driver), host.cpu_name()
-    best = min(range(len(devices)), key=lambda i: is_software(devices[i].get("name", "")))
-    chosen = devices[best]
-    uri = f"{driver}://{chosen['path']}" if best and chosen.get("path") else driver
-    return rt.get_device(uri), chosen.get("name", driver)
+                             f"devices here: {_listing(rows)}") from None
+    if device is None:
+        best = min(range(len(rows)), key=lambda i: is_software(rows[i]["name"]))
+    else:
+        best = _device_index(target, device, rows, devices)
+    # the first device by the driver's name, as before device= existed: one IREE device
+    # object (cached per URI) for both spellings
+    return rt.get_device(rows[best]["uri"] if best else driver), rows[best]["name"]
+
+
+def _device_index(target: str, device, rows: list[dict], devices: list[dict]) -> int:
+    """The index of the device that ``device`` (an index, a name, a path or a unique part
+    of a name) names among the target's ``rows``; ValueError naming them otherwise."""
+    if isinstance(device, bool) or not isinstance(device, (int, np.integer, str)):
+        raise TypeError(f"device={device!r}: expected None, a device index, name or IREE "
+                        f"URI; devices of target {target!r} here: {_listing(rows)}")
+    if isinstance(device, str) and device.strip().isdigit():
+        device = int(device)
+    if not isinstance(device, str):
+        if 0 <= device < len(rows):
+            return int(device)
+        raise ValueError(f"device={device!r}: target {target!r} has {len(rows)} device(s) "
+                         f"here, expected an index 0..{len(rows) - 1}: {_listing(rows)}")
+    exact = [i for i, (r, d) in enumerate(zip(rows, devices))
+             if device in (r["name"], d.get("name"), d.get("path"))]
+    part = [i for i, r in enumerate(rows) if device.lower() in r["name"].lower()]
+    found = exact or part
+    if len(found) == 1:
+        return found[0]
+    raise ValueError(f"device={device!r}: " + ("names several" if found else "names no")
+                     + f" device of target {target!r}; expected an index, a name or a URI "
+                     f"of one of: {_listing(rows)}")
+
+
+def _listing(rows: list[dict]) -> str:
+    return "; ".join(f"{r['index']}: {r['name']!r} ({r['uri']})" for r in rows)
 
 
 class Session:
@@ -166,7 +215,7 @@ class Session:
     give wrong numbers). IREE's errors become ``DeviceError`` naming the device.
     """
 
-    def __init__(self, vmfb: bytes, target: str, device: str | None = None,
+    def __init__(self, vmfb: bytes, target: str, device: int | str | None = None,
                  fingerprint: str | None = None):
         self.target = target
         self.device, self.device_name = open_device(target, device)

@@ -53,7 +53,8 @@ class Module:
     ``ireesht.DeviceError``; ``usable`` says whether the module can still be called.
     """
 
-    def __init__(self, vmfb: bytes, plan: Plan, info: dict[str, Any], device: str | None = None):
+    def __init__(self, vmfb: bytes, plan: Plan, info: dict[str, Any],
+                 device: int | str | None = None):
         self.plan = plan
         self._real = np.dtype(plan.dtype)
         self._complex = np.result_type(self._real, np.complex64)
@@ -331,7 +332,7 @@ def _check_numpy_out(out, shape: tuple[int, ...], dtype) -> None:
         raise ValueError("out: a read-only numpy array, expected a writeable one")
 
 
-def load(path: str | os.PathLike, target: str | None = None, device: str | None = None,
+def load(path: str | os.PathLike, target: str | None = None, device: int | str | None = None,
          kernels: str | None = None) -> Module:
     """Load a module written by ``ireesht build`` or ``Module.save`` (needs only
     iree-base-runtime and numpy: imports no code generator and not IREE's compiler).
@@ -339,7 +340,7 @@ def load(path: str | os.PathLike, target: str | None = None, device: str | None 
     ``path`` is the directory (or one ``.vmfb`` in it). With several targets there, the one
     that matches a device here is picked (CUDA, then a Vulkan GPU, Metal, the CPU), unless
     ``target`` names one (and ``kernels`` a family, where the directory has several);
-    ``device`` is an IREE device URI. The file's sha256, its plan and the IREE release that
+    ``device``: the device's index, name or IREE URI (``ireesht devices`` lists them). The file's sha256, its plan and the IREE release that
     compiled it are checked first. Raises ``ireesht.runtime.artifacts.ArtifactError`` (a
     ValueError) for a corrupt, mismatched or foreign artifact.
     """
@@ -355,7 +356,7 @@ def load(path: str | os.PathLike, target: str | None = None, device: str | None 
     return load_entry(manifest, entry, device)
 
 
-def load_entry(manifest: dict, entry: dict, device: str | None = None) -> Module:
+def load_entry(manifest: dict, entry: dict, device: int | str | None = None) -> Module:
     """Load one module of a manifest (``artifacts.read_manifest``) after checking its bytes,
     plan and IREE release (``artifacts.verified_bytes``, ``artifacts.entry_plan``)."""
     vmfb = artifacts.verified_bytes(manifest, entry)

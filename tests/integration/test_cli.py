@@ -26,7 +26,8 @@ def run(*args: str, cwd=None) -> subprocess.CompletedProcess:
 def test_devices_lists_the_vulkan_device(vulkan):
     out = run("devices")
     assert out.returncode == 0
-    assert re.search(r"^vulkan\s+" + re.escape(vulkan), out.stdout, re.MULTILINE)
+    assert re.search(r"^vulkan\s+0\s+" + re.escape(vulkan), out.stdout, re.MULTILINE)
+    assert re.search(r"^cpu\s+0\s+.*\(local-task\)$", out.stdout, re.MULTILINE)
     assert "subgroup arithmetic: yes" in out.stdout  # lavapipe has it
 
 

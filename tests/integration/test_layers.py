@@ -17,7 +17,8 @@ LAYERS = [
     ("ireesht.numerics",),
     ("ireesht.geometry", "ireesht.registry", "ireesht.plan", "ireesht.tables"),
     ("ireesht.codegen", "ireesht.runtime", "ireesht.interop", "ireesht.adjoint"),
-    ("ireesht.api", "ireesht.bench", "ireesht.comparison", "ireesht.torch", "ireesht.jax"),
+    ("ireesht.api", "ireesht.bench", "ireesht.comparison", "ireesht.torch", "ireesht.jax",
+     "ireesht.dask", "ireesht.xarray"),
     ("ireesht.cli", "ireesht.__main__"),
 ]
 

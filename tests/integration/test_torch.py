@@ -134,3 +134,24 @@ def test_truncation_follows_torch_harmonics():
     assert ist.truncation(721, 1440, None, None, "equiangular") == (361, 361)
     assert ist.truncation(64, 128, 20, 10, "equiangular") == (10, 10)  # mmax caps lmax
     assert ist.RealSHT(721, 1440).lmax == 361  # made, not compiled: that waits for a call
+
+
+def test_provided_module_serves_the_layers(tmp_path, rng):
+    """``provide`` (a runtime-only install): the layers take a loaded module and give the
+    compiled layer's results."""
+    nlat, nlon = 12, 24
+    ireesht.build(11, tmp_path / "a", ("cpu",), 11, nlat, nlon, "gauss", "float64")
+    loaded = ireesht.load(tmp_path / "a", target="cpu")
+    ist.provide(loaded)
+    try:
+        layer = ist.RealSHT(nlat, nlon, grid="legendre-gauss")
+        x = torch.from_numpy(rng.standard_normal((2, nlat, nlon)))
+        assert layer.module(x) is loaded
+        q = ist.InverseRealSHT(nlat, nlon, grid="legendre-gauss")(layer(x))
+        f_ref = reference.synth(reference.analys(x.numpy(), 11, 11, loaded.plan.make_grid()),
+                                11, 11, loaded.plan.make_grid())
+        assert rel_l2(q.numpy(), f_ref) < 1e-12
+    finally:
+        ist._PROVIDED.clear()
+    with pytest.raises(ValueError, match="mmax = lmax"):
+        ist.provide(ireesht.compile(7, 5, target="cpu"))
