@@ -10,7 +10,8 @@ Conventions (orthonormal, Condon-Shortley phase, packed m-major coefficients, sp
 __version__ = "0.1.0"
 
 __all__ = ["ArtifactError", "CacheWarning", "DeviceError", "Module", "Plan", "build", "check",
-           "compile", "lm_indices", "load", "nlm", "pack", "unpack", "__version__"]
+           "compile", "divergence", "from_divergence_vorticity", "gradient", "lm_indices",
+           "load", "nlm", "pack", "unpack", "vorticity", "__version__"]
 
 # Imported on first use, so that ``import ireesht`` costs nothing and ``ireesht.load`` pulls
 # in only the runtime (no code generator, no compiler).
@@ -28,6 +29,10 @@ _LAZY = {
     "nlm": "ireesht.numerics.layout",
     "pack": "ireesht.numerics.layout",
     "unpack": "ireesht.numerics.layout",
+    "divergence": "ireesht.numerics.vector",  # vector fields' coefficient helpers
+    "vorticity": "ireesht.numerics.vector",
+    "from_divergence_vorticity": "ireesht.numerics.vector",
+    "gradient": "ireesht.numerics.vector",
 }
 
 

@@ -35,6 +35,7 @@ def compile(
     variants: Mapping | None = None,
     use_cache: bool = True,
     device: int | str | None = None,
+    transform: str = "scalar",
 ) -> Module:
     """Build (or fetch from the disk cache) the module of one transform plan.
 
@@ -60,6 +61,9 @@ def compile(
     use_cache : reuse a module compiled earlier for the same plan
     device : the target's device: its index, name or IREE URI (``ireesht devices`` lists
         them); default the first (a GPU before a software Vulkan driver)
+    transform : "scalar" (``synth``, ``analys``) or "vector": ``vsynth``, ``vanalys`` of
+        vector fields (spheroidal and toroidal coefficients, ``ireesht.numerics.vector``),
+        through the scalar kernels at lmax + 1
 
     Returns
     -------
@@ -70,7 +74,7 @@ def compile(
     if target == "auto":
         target = rtmod.auto_target()
     plan = Plan.create(lmax, mmax, nlat, nphi, grid, target, dtype, kernels, fields_per_thread,
-                       recurrence=recurrence, variants=variants)
+                       recurrence=recurrence, variants=variants, transform=transform)
     if device is not None:
         rtmod.open_device(target, device)  # a wrong device fails before compiling
     try:
@@ -81,7 +85,8 @@ def compile(
                 "leg_analys"):
             fallback = Plan.create(lmax, mmax, nlat, nphi, grid, target, dtype, kernels,
                                    fields_per_thread, recurrence=recurrence,
-                                   variants={**(variants or {}), "leg_analys": "tree"})
+                                   variants={**(variants or {}), "leg_analys": "tree"},
+                                   transform=transform)
             try:
                 return load_plan(fallback, use_cache, device)
             except rtmod.ExecutableLoadError:
@@ -141,6 +146,7 @@ def build(
     variants: Mapping | None = None,
     cpu_baselines: tuple[str, ...] = ("x86-64-v3", "aarch64"),
     progress=None,
+    transform: str = "scalar",
 ) -> Path:
     """Compile one plan for several targets into directory ``out`` (no device needed).
 
@@ -149,7 +155,7 @@ def build(
     host's own features, so the artifacts run on any CPU of that baseline). ``recurrence``
     (see ``compile``) applies to the targets whose kernels run it, "auto" to each target's
     default. ``variants`` (see ``compile``) applies to every target: each must serve the
-    variants named. ``progress(message)`` is called before each compilation. Returns the
+    variants named; ``transform`` as for ``compile``. ``progress(message)`` is called before each compilation. Returns the
     directory; load it with ``ireesht.load``. Needs IREE's compiler (``ireesht[compile]``).
     """
     codegen.require_compiler()
@@ -162,7 +168,7 @@ def build(
         for cpu in (cpu_baselines if t == "cpu" else ("host",)):
             plan = Plan.create(lmax, mmax, nlat, nphi, grid, t, dtype, kernels or "auto",
                                fields_per_thread, recurrence=_recurrence_for(t, recurrence),
-                               variants=variants, cpu=cpu)
+                               variants=variants, cpu=cpu, transform=transform)
             jobs.append(plan)
     modules = []
     for i, plan in enumerate(jobs):

@@ -25,6 +25,12 @@ def median_ms(fn, n: int, warmup: bool = True) -> float:
     return 1e3 * float(np.median(times))
 
 
+def functions(mod) -> tuple[str, str]:
+    """The synthesis and analysis of a module's plan: ``synth``, ``analys`` or, for vector
+    plans, ``vsynth``, ``vanalys``."""
+    return ("vsynth", "vanalys") if mod.plan.transform == "vector" else ("synth", "analys")
+
+
 def pipelined_ms(mod, q_dev, f_out, q_out, n: int, rounds: int = 5) -> tuple[float, float]:
     """Time per call in ms of ``n`` calls made back to back with ``sync=False``, then one
     ``synchronize()``: the rate of a loop of calls whose results stay on the device (the
@@ -42,14 +48,16 @@ def pipelined_ms(mod, q_dev, f_out, q_out, n: int, rounds: int = 5) -> tuple[flo
                 times.append((time.perf_counter() - t0) / n)
         return 1e3 * float(np.median(times))
 
-    return (rate(lambda: mod.synth(q_dev, out=f_out, sync=False)),
-            rate(lambda: mod.analys(f_out, out=q_out, sync=False)))
+    synth, analys = (getattr(mod, name) for name in functions(mod))
+    return (rate(lambda: synth(q_dev, out=f_out, sync=False)),
+            rate(lambda: analys(f_out, out=q_out, sync=False)))
 
 
 class DeviceInputs(NamedTuple):
     """What a timed call needs, made once: ``q`` (B, nlm) complex coefficients, ``q_host``
     (B, nlm, 2) the same interleaved in the plan's dtype, ``q_dev`` its device copy, and the
-    kept result buffers ``f_out`` (B, nlat, nphi) and ``q_out`` (B, nlm, 2)."""
+    kept result buffers ``f_out`` (B, nlat, nphi) and ``q_out`` (B, nlm, 2); for vector
+    plans (B, 2, ...) each (S and T; u_theta and u_phi)."""
 
     q: np.ndarray
     q_host: np.ndarray
@@ -62,10 +70,13 @@ def device_inputs(mod, batch: int, rng: np.random.Generator | None = None) -> De
     """Fresh random coefficients for module ``mod`` and device buffers to time it with."""
     p, real = mod.plan, np.dtype(mod.plan.dtype)
     rng = np.random.default_rng() if rng is None else rng
-    q = random_coefficients(rng, p.lmax, p.mmax, (batch,))
-    q_host = q.astype(np.result_type(real, np.complex64)).view(real).reshape(batch, p.nlm, 2)
-    return DeviceInputs(q, q_host, mod.upload(q_host), mod.empty((batch, p.nlat, p.nphi)),
-                        mod.empty((batch, p.nlm, 2)))
+    _, coef, _, field, _ = mod.signature(functions(mod)[0])
+    q = random_coefficients(rng, p.band_lmax, p.mmax, (batch, *coef[:-1]))
+    if p.transform == "vector":
+        q[..., 0] = 0.0  # l = 0 carries no vector field: the roundtrip returns 0 there
+    q_host = q.astype(np.result_type(real, np.complex64)).view(real).reshape(batch, *coef, 2)
+    return DeviceInputs(q, q_host, mod.upload(q_host), mod.empty((batch, *field)),
+                        mod.empty((batch, *coef, 2)))
 
 
 def bench_plan(lmax: int, target: str, batch: int, repeat: int, grid: str = "gauss",

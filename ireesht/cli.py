@@ -16,6 +16,7 @@ from ireesht.host import CPU_BASELINES
 from ireesht.numerics import reference
 from ireesht.numerics.grid import GRID_KINDS as GRIDS
 from ireesht.numerics.reference import random_coefficients, rel_l2
+from ireesht.plan import TRANSFORMS
 from ireesht.registry import DTYPES, FIELDS_PER_THREAD, RECURRENCES, TARGETS
 from ireesht.runtime import artifacts, cache
 from ireesht.runtime.device import DRIVERS, describe_device, list_devices, scan_drivers
@@ -102,7 +103,8 @@ def build_cmd(ns: argparse.Namespace) -> int:
 
     out = api.build(ns.lmax, ns.out, tuple(_split(ns.targets)), ns.mmax, ns.nlat, ns.nphi, ns.grid,
                 ns.dtype, fields_per_thread=ns.fields_per_thread, recurrence=ns.recurrence,
-                cpu_baselines=tuple(_split(ns.cpu_baselines)), progress=progress)
+                cpu_baselines=tuple(_split(ns.cpu_baselines)), progress=progress,
+                transform=ns.transform)
     print(f"{time.perf_counter() - t0:6.1f} s  wrote {out} ("
           + ", ".join(sorted(x.name for x in out.glob("*.vmfb"))) + ")", file=sys.stderr)
     return 0
@@ -142,7 +144,7 @@ def _size_args(p: argparse.ArgumentParser) -> None:
 
 def check_cmd(ns: argparse.Namespace) -> int:
     rows = check(ns.lmax, ns.batch, ns.grid, artifacts=ns.artifacts, dtype=ns.dtype,
-                 **_sizes(ns))
+                 transform=ns.transform, **_sizes(ns))
     return 0 if all(r["ok"] for r in rows) else 1
 
 
@@ -194,6 +196,8 @@ def main(argv: list[str] | None = None) -> int:
                         "--fields-per-thread 4 on CUDA: both Legendre stages on tensor cores "
                         "(the synthesis in whole groups of 16 fields, the rest after them), "
                         "for batches of 16 fields or more)")
+    b.add_argument("--transform", default="scalar", choices=TRANSFORMS,
+                   help="vector: modules with vsynth / vanalys (README, Conventions)")
     b.add_argument("--cpu-baselines", default="x86-64-v3,aarch64",
                    help="CPU modules to build (comma-separated): " + ",".join(CPU_BASELINES))
     b.add_argument("--out", required=True)
@@ -208,6 +212,8 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--batch", type=int, default=2)
     c.add_argument("--grid", default="gauss", choices=GRIDS)
     c.add_argument("--dtype", default="float32", choices=DTYPES)
+    c.add_argument("--transform", default="scalar", choices=TRANSFORMS,
+                   help="vector: vsynth / vanalys of spheroidal and toroidal coefficients")
     _size_args(c)
     c.add_argument("--artifacts", help="check the modules of this `ireesht build` directory "
                    "instead of compiling here (lmax, grid and sizes are then the directory's)")

@@ -14,7 +14,7 @@ import numpy as np
 from ireesht import registry
 from ireesht.api import load_plan
 from ireesht.geometry import MMA_FIELDS
-from ireesht.numerics import reference
+from ireesht.numerics import reference, vector_reference
 from ireesht.numerics.reference import random_coefficients, rel_l2
 from ireesht.plan import Plan
 from ireesht.registry import TARGETS
@@ -57,7 +57,7 @@ def _paths(dtype: str) -> list[tuple[str, str, dict]]:
 
 
 def _modules(lmax: int, grid: str, dtype: str, artifacts_dir: str | None, sizes: dict,
-             paths: list | None = None):
+             paths: list | None = None, transform: str = "scalar"):
     """(target, family, module) of every path: compiled here (``sizes``: mmax, nlat, nphi,
     None for the grid's defaults), or the runnable modules of an artifact directory
     (``ireesht build``)."""
@@ -69,7 +69,7 @@ def _modules(lmax: int, grid: str, dtype: str, artifacts_dir: str | None, sizes:
     seen = set()
     for target, family, options in (_paths(dtype) if paths is None else paths):
         plan = Plan.create(lmax, grid=grid, target=target, dtype=dtype, kernels=family,
-                           **sizes, **options)
+                           transform=transform, **sizes, **options)
         if plan in seen:  # two paths that are one plan on this grid
             continue
         seen.add(plan)
@@ -87,7 +87,8 @@ def _group(mod) -> int:
 def check(lmax: int = 127, batch: int = 2, grid: str = "gauss", verbose: bool = True,
           artifacts: str | None = None, dtype: str = "float32", *, mmax: int | None = None,
           nlat: int | None = None, nphi: int | None = None,
-          paths: list[tuple[str, str, dict]] | None = None) -> list[dict]:
+          paths: list[tuple[str, str, dict]] | None = None,
+          transform: str = "scalar") -> list[dict]:
     """Run synth and analys on every available path; print and return one row per path.
 
     The paths are every target with a device here and each of its kernel families and
@@ -103,6 +104,9 @@ def check(lmax: int = 127, batch: int = 2, grid: str = "gauss", verbose: bool = 
     A path whose synthesis takes whole groups of 16 fields on tensor cores (and the fields
     past them on CUDA cores) also synthesises the ``batch`` fields repeated to 16 + batch,
     so that both kernels are checked (its errors the larger of the two calls').
+    ``transform="vector"`` checks ``vsynth`` / ``vanalys`` the same way (against
+    ``numerics.vector_reference``: O(lmax^3) on the host, keep lmax modest); an
+    artifact directory's modules are checked with their own plans' transform.
     Raises RuntimeError when no path is available.
     """
     batch = check_int("batch", batch, minimum=1)
@@ -110,26 +114,36 @@ def check(lmax: int = 127, batch: int = 2, grid: str = "gauss", verbose: bool = 
     rows, first, q, f_ref, q_ref = [], None, None, None, None
     rng = np.random.default_rng()
     sizes = dict(mmax=mmax, nlat=nlat, nphi=nphi)
-    for target, family, mod in _modules(lmax, grid, dtype, artifacts, sizes, paths):
+    for target, family, mod in _modules(lmax, grid, dtype, artifacts, sizes, paths, transform):
         p = mod.plan
+        vector = p.transform == "vector"
+        synth, analys = (mod.vsynth, mod.vanalys) if vector else (mod.synth, mod.analys)
         if q is None:
-            q = random_coefficients(rng, p.lmax, p.mmax, (batch,))
-            f_ref = reference.synth(q, p.lmax, p.mmax, p.make_grid())
-            q_ref = q if p.exact else reference.analys(f_ref, p.lmax, p.mmax, p.make_grid(),
-                                                       exact=False)
+            L, g = p.band_lmax, p.make_grid()
+            if vector:
+                q = np.stack([random_coefficients(rng, L, p.mmax, (batch,))
+                              for _ in range(2)], axis=1)
+                q[..., 0] = 0.0  # l = 0 carries no vector field
+                f_ref = vector_reference.vsynth(q, L, p.mmax, g)
+                q_ref = q if p.exact else vector_reference.vanalys(f_ref, L, p.mmax, g,
+                                                                   exact=False)
+            else:
+                q = random_coefficients(rng, L, p.mmax, (batch,))
+                f_ref = reference.synth(q, L, p.mmax, g)
+                q_ref = q if p.exact else reference.analys(f_ref, L, p.mmax, g, exact=False)
         t0 = time.perf_counter()
-        f = mod.synth(q)
+        f = synth(q)
         t1 = time.perf_counter()
-        q2 = mod.analys(f)
+        q2 = analys(f)
         t2 = time.perf_counter()
         first = (f, q2) if first is None else first
         group = _group(mod)
         fields = np.arange(group + batch) % batch  # the batch, after a group of it
-        f_all, f_all_ref = (mod.synth(q[fields]), f_ref[fields]) if group else (f, f_ref)
+        f_all, f_all_ref = (synth(q[fields]), f_ref[fields]) if group else (f, f_ref)
         variant = p.describe()
         row = dict(
             target=target, family=family, variant=variant, dtype=p.dtype,
-            device=mod.info["device"], lmax=p.lmax,
+            device=mod.info["device"], lmax=p.band_lmax, transform=p.transform,
             synth_rel_l2=max(rel_l2(f, f_ref), rel_l2(f_all, f_all_ref)),
             synth_max=float(max(np.abs(f - f_ref).max(), np.abs(f_all - f_all_ref).max())
                             / np.abs(f_ref).max()),

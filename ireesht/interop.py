@@ -212,8 +212,9 @@ def constant_like(a: np.ndarray, like):
 
 # --- the transform -----------------------------------------------------------------------
 def transform(module, name: str, x, out=None, sync: bool = True):
-    """``module.<name>(x)`` (``name`` "synth" or "analys") for a DLPack array ``x`` of any
-    library: the result in that library, on ``x``'s device (module doc for the copies)."""
+    """``module.<name>(x)`` (``name`` "synth", "analys", "vsynth" or "vanalys", shapes from
+    ``Module.signature``) for a DLPack array ``x`` of any library: the result in that
+    library, on ``x``'s device (module doc for the copies)."""
     if out is not None or not sync:
         raise ValueError(f"out= and sync=False take iree.runtime.DeviceArray inputs; "
                          f"{type(x).__module__}.{type(x).__name__}: the result is returned")
@@ -221,43 +222,39 @@ def transform(module, name: str, x, out=None, sync: bool = True):
     real = np.dtype(p.dtype)
     cplx = np.result_type(real, np.complex64)
     lib = _library(x)
-    synth = name == "synth"
-    what, wanted = ("qlm", (np.complex64, np.complex128)) if synth else (
-        "spatial", (np.float32, np.float64))
+    what, trailing, complex_in, result_trailing, complex_out = module.signature(name)
+    wanted = (np.complex64, np.complex128) if complex_in else (np.float32, np.float64)
     if dtype_of(x) not in [np.dtype(t) for t in wanted]:
         raise ValueError(f"{what}: dtype {x.dtype}, expected "
                          + " or ".join(np.dtype(t).name for t in wanted))
-    trailing = (p.nlm,) if synth else (p.nlat, p.nphi)
     shape = tuple(x.shape)
     if len(shape) < len(trailing) or shape[len(shape) - len(trailing):] != trailing:
-        raise ValueError(f"{what}: shape {shape}, expected (..., "
-                         + ", ".join(map(str, trailing)) + ")"
-                         + (f" for lmax={p.lmax}, mmax={p.mmax}" if synth else " (nlat, nphi)"))
+        raise module.shape_error(name, shape)
     lead = shape[:len(shape) - len(trailing)]
-    result_shape = lead + ((p.nlat, p.nphi) if synth else (p.nlm,))
+    result_shape = lead + result_trailing
     batch = math.prod(lead)
-    x = lib.plain(x, cplx if synth else real)
+    x = lib.plain(x, cplx if complex_in else real)
     if batch == 0:
-        return lib.from_numpy(np.zeros(result_shape, real if synth else cplx), x)
-    kernel_shape = (batch, p.nlm, 2) if synth else (batch, p.nlat, p.nphi)
+        return lib.from_numpy(np.zeros(result_shape, cplx if complex_out else real), x)
+    kernel_shape = (batch, *trailing) + ((2,) if complex_in else ())
     shared = _shared_device(module, x)
     arg = _import(module, x, kernel_shape, real, lib) if shared else None
     if shared and arg is not None:
         # the result is an array of the caller's library, which the module writes in place:
         # IREE's CUDA allocator cannot export its own buffers (3.13: "CUDA buffer type is not
         # supported for export"), and the caller's allocator then accounts for the memory
-        result = lib.empty(result_shape, real if synth else cplx, x)
-        out = _import(module, result, (batch, p.nlat, p.nphi) if synth else (batch, p.nlm, 2),
-                      real, lib)
+        result = lib.empty(result_shape, cplx if complex_out else real, x)
+        out = _import(module, result,
+                      (batch, *result_trailing) + ((2,) if complex_out else ()), real, lib)
         if out is not None:
             getattr(module, name)(arg, out=out)  # returns once the result is written
             return result
     if arg is None:  # through the host
-        host = np.ascontiguousarray(lib.host(x), dtype=cplx if synth else real)
+        host = np.ascontiguousarray(lib.host(x), dtype=cplx if complex_in else real)
         arg = module.upload(host.view(real).reshape(kernel_shape))
     y = getattr(module, name)(arg)  # device array in, a new device array out
     host = module.to_numpy(y)
-    host = host if synth else host.view(cplx)
+    host = host.view(cplx) if complex_out else host
     return lib.from_numpy(host.reshape(result_shape), x)
 
 

@@ -22,6 +22,9 @@ from ireesht.numerics import grid as gridmod
 from ireesht.numerics import layout
 from ireesht.host import CPU_BASELINES
 from ireesht.registry import DTYPES, FIELDS_PER_THREAD, RECURRENCES, STAGES, TARGETS
+
+# "vector": spin-1 fields through the scalar kernels at lmax + 1 (ireesht.numerics.vector)
+TRANSFORMS = ("scalar", "vector")
 from ireesht.validate import check_choice, check_int, check_plan_bytes, check_sizes
 
 
@@ -49,6 +52,9 @@ class Request:
         larger is faster for batches, slower for single fields
     cpu : target "cpu": the instruction set, "host" (this machine's) or a portable baseline
         of ``CPU_BASELINES`` (saved artifacts); "host" on the other targets
+    transform : "scalar" (``synth``, ``analys``) or "vector" (``vsynth``, ``vanalys`` of
+        vector fields of band limit ``lmax - 1``: ``lmax`` is always the Legendre kernels'
+        band limit, one more than the fields' for vectors; ``band_lmax``)
     """
 
     lmax: int
@@ -61,6 +67,7 @@ class Request:
     kernels: str
     fields_per_thread: int
     cpu: str
+    transform: str = "scalar"
 
     def __post_init__(self) -> None:
         for name in ("lmax", "mmax", "nlat", "nphi"):  # Python ints: hashable, JSON-able
@@ -86,12 +93,17 @@ class Request:
                              f"{FIELDS_PER_THREAD}")
         check_choice("cpu", self.cpu, ("host", *CPU_BASELINES) if self.target == "cpu"
                      else ("host",))
+        check_choice("transform", self.transform, TRANSFORMS)
+        if self.transform == "vector" and self.mmax >= self.lmax:
+            raise ValueError(f"mmax={self.mmax}: a vector plan's kernels run at lmax={self.lmax}"
+                             f", one more than its fields' {self.lmax - 1}: expected mmax <= "
+                             f"{self.lmax - 1}")
         g = gridmod.make_grid(self.grid, self.nlat, self.nphi)  # checks nlat, nphi alone
         if self.nphi <= 2 * self.mmax:
             raise ValueError(f"nphi={self.nphi}: expected nphi > 2*mmax = {2 * self.mmax}")
-        if self.grid == "gauss" and g.exact_lmax < self.lmax:
-            raise ValueError(f"nlat={self.nlat}: Gauss analysis of lmax={self.lmax} needs "
-                             f"nlat >= lmax+1 = {self.lmax + 1}")
+        if self.grid == "gauss" and g.exact_lmax < self.band_lmax:
+            raise ValueError(f"nlat={self.nlat}: Gauss analysis of lmax={self.band_lmax} needs "
+                             f"nlat >= lmax+1 = {self.band_lmax + 1}")
 
     # sizes -----------------------------------------------------------------
     @functools.cached_property  # read on every call of the device-array path
@@ -110,9 +122,22 @@ class Request:
         return gridmod.make_grid(self.grid, self.nlat, self.nphi)
 
     @property
+    def band_lmax(self) -> int:
+        """The band limit of the fields transformed: ``lmax`` (scalar), ``lmax - 1`` (vector:
+        ``sin(theta) u`` has one degree more, ``ireesht.numerics.vector``)."""
+        return self.lmax - (self.transform == "vector")
+
+    @functools.cached_property
+    def band_nlm(self) -> int:
+        """Packed coefficients of one field (of S or T) at ``band_lmax``."""
+        return layout.nlm(self.band_lmax, self.mmax)
+
+    @property
     def exact(self) -> bool:
-        """Whether analysis is exact (to rounding) for fields band-limited to lmax."""
-        return self.make_grid().exact_lmax >= self.lmax
+        """Whether analysis is exact (to rounding) for fields band-limited to band_lmax
+        (vectors as scalars: the integrand u . grad Y*_lm is a polynomial of the same
+        degree, docs/design.md)."""
+        return self.make_grid().exact_lmax >= self.band_lmax
 
 
 @dataclasses.dataclass(frozen=True)
@@ -141,6 +166,8 @@ class Plan(Request):
         table = sum(math.prod(int(n) for n in shape.split("x")) * itemsize[et]
                     for shape, et in tables.table_shapes(self).values())
         per_field = (2 * self.nlm + 2 * self.nlat * self.mc + self.nlat * self.nphi)
+        if self.transform == "vector":  # two components through the scalar kernels
+            per_field = 2 * per_field + 4 * self.band_nlm
         return table + batch * per_field * itemsize[tables.FLOAT_TYPES[self.dtype]]
 
     @functools.cached_property
@@ -157,22 +184,26 @@ class Plan(Request):
                nphi: int | None = None, grid: str = "gauss", target: str = "vulkan",
                dtype: str = "float32", kernels: str = "auto", fields_per_thread: int = 1,
                recurrence: str = "auto", variants: Mapping | None = None,
-               cpu: str = "host") -> "Plan":
+               cpu: str = "host", transform: str = "scalar") -> "Plan":
         """Validate the user's choices, fill in default sizes and choose the variants
         (``registry.select``; ``variants`` forces some, ``{stage: name}`` or ``{stage:
-        {"name": name, param: value}}``)."""
+        {"name": name, param: value}}``). ``lmax`` is the fields' band limit: a vector
+        plan's kernels run at ``lmax + 1``."""
         check_int("lmax", lmax, minimum=0)
         mmax = lmax if mmax is None else mmax
         check_int("mmax", mmax, minimum=0)
+        check_choice("transform", transform, TRANSFORMS)
         check_choice("grid", grid, gridmod.GRID_KINDS)
         check_choice("target", target, TARGETS)
         check_choice("recurrence", recurrence, ("auto", *RECURRENCES))
         if kernels == "auto":
             kernels = TARGETS[target].families[0]
         dnlat, dnphi = gridmod.default_sizes(lmax, min(mmax, lmax), grid)
-        req = Request(lmax, mmax, grid, dnlat if nlat is None else nlat,
+        if transform == "vector" and mmax > lmax:
+            raise ValueError(f"mmax={mmax}: expected mmax <= lmax={lmax}")
+        req = Request(lmax + (transform == "vector"), mmax, grid, dnlat if nlat is None else nlat,
                       dnphi if nphi is None else nphi, dtype, target, kernels,
-                      fields_per_thread, cpu)
+                      fields_per_thread, cpu, transform)
         if variants is not None and not isinstance(variants, Mapping):
             raise ValueError(f"variants={variants!r}: expected a dict {{stage: name}}")
         chosen = registry.select(req, recurrence, variants)
@@ -241,6 +272,20 @@ class Plan(Request):
     def analys_tables(self) -> tuple[str, ...]:
         """The table arguments of the exported analysis functions, in order."""
         return self.variant("leg_analys").tables + self.variant("fft_analys").tables
+
+    @property
+    def vsynth_tables(self) -> tuple[str, ...]:
+        """The table arguments of ``vsynth`` (vector plans; () otherwise), in order."""
+        if self.transform != "vector":
+            return ()
+        return self.synth_tables + ("vsynth_mix", "vrows", "vpole")
+
+    @property
+    def vanalys_tables(self) -> tuple[str, ...]:
+        """The table arguments of ``vanalys`` (vector plans; () otherwise), in order."""
+        if self.transform != "vector":
+            return ()
+        return self.analys_tables + ("vanalys_mix", "vrows")
 
     def needs(self) -> set[str]:
         """The device features its variants need beyond the target's baseline."""

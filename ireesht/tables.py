@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ireesht import geometry
-from ireesht.numerics import fourier, ishioka, legendre
+from ireesht.numerics import fourier, ishioka, legendre, vector
 
 # The format of the tables: bump it when a table's content or layout changes for the same
 # plan. Modules carry it in their plan's fingerprint (``Plan.fingerprint``), so a module
@@ -20,7 +20,8 @@ FLOAT_TYPES = {"float32": "f32", "float64": "f64"}
 
 def names(plan) -> tuple[str, ...]:
     """Every table the plan's variants read, each once, in the order of first use."""
-    return tuple(dict.fromkeys(plan.synth_tables + plan.analys_tables))
+    return tuple(dict.fromkeys(plan.synth_tables + plan.analys_tables + plan.vsynth_tables
+                               + plan.vanalys_tables))
 
 def segment_steps(plan) -> int:
     """Steps per segment of the analysis in segments (``lanes64_segments``), else 0."""
@@ -36,6 +37,10 @@ def table_shapes(plan) -> dict[str, tuple[str, str]]:
               "polar": (f"{plan.mc}", ft), "coef": (f"{nlm}x4", ft), "stab": (f"{nlm}", ft),
               "wtab": (f"{p}", ft), "twiddle": (f"{fourier.twiddle_rows(plan.nphi)}x2", ft),
               "chain": (f"{ishioka.offset(plan.lmax, plan.mmax + 1)}x{ishioka.COLUMNS}", "f64")}
+    if plan.transform == "vector":
+        L = plan.band_lmax
+        shapes.update(vsynth_mix=(f"{plan.nlm}x4", ft), vanalys_mix=(f"{plan.band_nlm}x6", ft),
+                      vrows=(f"{plan.nlat}", ft), vpole=(f"{max(L, 1)}x2", ft))
     steps = segment_steps(plan)
     if steps:
         rows = ishioka.segment_rows(plan.lmax, plan.mmax, steps)[1]
@@ -78,7 +83,26 @@ def device_tables(plan) -> dict[str, np.ndarray]:
         out["chain"] = ishioka.chain_table(plan.lmax, plan.mmax)
     if "restart" in want:
         out.update(restart_tables(plan, out))
+    if plan.transform == "vector":
+        out.update(vector_tables(plan))
     return {name: out[name] for name in want}
+
+
+def vector_tables(plan) -> dict[str, np.ndarray]:
+    """The tables of a vector plan's mixing along l (``numerics.vector``, docs/design.md
+    "Vector transforms"), in the plan's dtype: ``vsynth_mix (nlm, 4)`` (packing at the
+    kernels' lmax = L + 1), ``vanalys_mix (band_nlm, 6)`` (at L), ``vrows (nlat,)``
+    1 / sin(theta) (0 on a pole row) and ``vpole (max(L, 1), 2)`` (``vector.pole_factors``)."""
+    dt = np.dtype(plan.dtype).type
+    g = plan.make_grid()
+    L = plan.band_lmax
+    poles = g.sint == 0
+    w_pole = g.weights[poles][0] * 2 * np.pi / plan.nphi if poles.any() else 0.0
+    rows = np.divide(1.0, g.sint, out=np.zeros(plan.nlat), where=~poles)
+    pole = vector.pole_factors(L) if L else np.zeros((1, 2))
+    return {"vsynth_mix": vector.synth_mix(L, plan.mmax).astype(dt),
+            "vanalys_mix": vector.analys_mix(L, plan.mmax, w_pole).astype(dt),
+            "vrows": rows.astype(dt), "vpole": pole.astype(dt)}
 
 def restart_tables(plan, tables: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """The tables of the analysis in segments, from the plan's ``xtab``, ``seedtab`` and

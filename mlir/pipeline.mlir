@@ -105,4 +105,5 @@ ${op_leg_analys}
            tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlm}x2x${ft}>
     util.return %q : tensor<?x${nlm}x2x${ft}>
   }
+${vector_functions}
 }

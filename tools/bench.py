@@ -20,7 +20,12 @@ module there (``ireesht.load``: the runtime alone) and measures, on fresh random
   analys(synth(q)) against q (against the reference's own roundtrip on grids whose
   quadrature is not exact), relative L2;
 - peers (``--peers``): torch-harmonics ``InverseRealSHT`` / ``RealSHT`` on CUDA (same grid
-  and batch, CUDA-synchronised calls) where it is installed, ducc0 for the CPU cases.
+  and batch, CUDA-synchronised calls; ``InverseRealVectorSHT`` / ``RealVectorSHT`` for the
+  ``_vector`` cases) where it is installed, ducc0 for the CPU cases.
+
+Vector cases (``transform="vector"``) time ``vsynth`` / ``vanalys`` of ``batch`` vector fields
+(2 batch scalar fields through the kernels at lmax + 1), to be read beside the scalar case
+of the same name without ``_vector``.
 
 Results are keyed ``case/target:kernels``; ``compare`` takes the enqueued times of the cases
 both files have and exits 1 if any is more than ``--threshold`` (5%) slower.
@@ -40,8 +45,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import ireesht  # noqa: E402
-from ireesht.bench import device_inputs, median_ms, pipelined_ms  # noqa: E402
-from ireesht.numerics import reference  # noqa: E402
+from ireesht.bench import device_inputs, functions, median_ms, pipelined_ms  # noqa: E402
+from ireesht.numerics import reference, vector_reference  # noqa: E402
 from ireesht.numerics.reference import rel_l2  # noqa: E402
 
 WEATHER = dict(lmax=720, mmax=719, nlat=721, nphi=1440, grid="equiangular")
@@ -60,10 +65,21 @@ CASES = {
     "weather_b16": (dict(**WEATHER, targets=GPU, fields_per_thread=4), 16),
     "weather_b16_ishioka": (dict(**WEATHER, targets=("cuda",), fields_per_thread=4,
                                  recurrence="ishioka"), 16),
+    # vector transforms beside their scalar cases (issue 37: at most 2x the scalar time)
+    **{f"l{lmax}_b1_vector": (dict(lmax=lmax, targets=GPU, transform="vector"), 1)
+       for lmax in (127, 511, 1023)},
+    "l1023_b16_vector": (dict(lmax=1023, targets=GPU, fields_per_thread=4,
+                              transform="vector"), 16),
+    "weather_b1_vector": (dict(**WEATHER, targets=GPU, transform="vector"), 1),
+    "weather_b16_vector": (dict(**WEATHER, targets=GPU, fields_per_thread=4,
+                                transform="vector"), 16),
 }
 # the CPU target (and ducc0 as its peer), for the CI machine's kind
 CPU_CASES = {f"cpu_l{lmax}_b1": (dict(lmax=lmax, targets=("cpu",), cpu_baselines=("x86-64-v3",)), 1)
              for lmax in (127, 255, 511, 1023)}
+CPU_CASES.update({f"cpu_l{lmax}_b1_vector": (dict(lmax=lmax, targets=("cpu",), transform="vector",
+                                                  cpu_baselines=("x86-64-v3",)), 1)
+                  for lmax in (127, 511)})
 # the evidence for the registry's "auto" choices on CUDA: each case forces the variant that
 # auto passes over, to be read beside the readme case of the same size
 VARIANT_CASES = {
@@ -79,8 +95,13 @@ VARIANT_CASES = {
 TRAIN_CASES = {"train_weather": (dict(lmax=719, mmax=719, nlat=721, nphi=1440,
                                       grid="equiangular", targets=("cuda",),
                                       fields_per_thread=4), 256)}
+# vector cases beside the scalar ones of the same size (issue 37's "at most 2x")
+VECTOR_CASES = {n: c for n, c in {**CASES, **CPU_CASES}.items()
+                if n.endswith("_vector") or f"{n}_vector" in CASES or f"{n}_vector" in CPU_CASES}
 SUITES = {"readme": CASES, "variants": VARIANT_CASES, "cpu": CPU_CASES, "train": TRAIN_CASES,
-          "smoke": {"l31_b1": (dict(lmax=31, targets=GPU), 1)}}
+          "vector": VECTOR_CASES,
+          "smoke": {"l31_b1": (dict(lmax=31, targets=GPU), 1),
+                    "l31_b1_vector": (dict(lmax=31, targets=GPU, transform="vector"), 1)}}
 
 
 def prepare(out: Path, suite: str) -> None:
@@ -100,15 +121,23 @@ def measure(mod, batch: int, calls: int, rng: np.random.Generator) -> tuple[dict
     peer is checked with (``q``, ``f``: the float64 reference where computed, else ours)."""
     p = mod.plan
     q, _, q_dev, f_out, q_out = device_inputs(mod, batch, rng)
-    f_dev = mod.synth(q_dev, out=f_out)
+    synth, analys = (getattr(mod, name) for name in functions(mod))
+    f_dev = synth(q_dev, out=f_out)
     f = mod.to_numpy(f_dev)
-    q2 = mod.to_numpy(mod.analys(f_dev, out=q_out))
+    q2 = mod.to_numpy(analys(f_dev, out=q_out))
     q2 = q2[..., 0] + 1j * q2[..., 1]
     g = p.make_grid()
-    row = {"device": mod.info["device"], "lmax": p.lmax, "grid": f"{p.nlat} x {p.nphi}",
-           "dtype": p.dtype, "batch": batch, "variants": mod.info["variants"]}
+    row = {"device": mod.info["device"], "lmax": p.band_lmax, "grid": f"{p.nlat} x {p.nphi}",
+           "dtype": p.dtype, "batch": batch, "variants": mod.info["variants"],
+           "transform": p.transform}
     data = {"q": q, "f": f, "f_is_reference": False}
-    if p.lmax <= 1023:
+    if p.transform == "vector":  # the vector reference sums directly: O(lmax^3) per field
+        if p.band_lmax <= 255:
+            u_ref = vector_reference.vsynth(q[:1], p.band_lmax, p.mmax, g)
+            row["error_synth"] = rel_l2(f[:1], u_ref)
+        if p.exact:
+            row["error_roundtrip"] = rel_l2(q2, q)
+    elif p.lmax <= 1023:
         f_ref = reference.synth(q[:1], p.lmax, p.mmax, g)
         if batch == 1:
             data.update(f=f_ref, f_is_reference=True)
@@ -118,8 +147,8 @@ def measure(mod, batch: int, calls: int, rng: np.random.Generator) -> tuple[dict
     elif p.exact:
         row["error_roundtrip"] = rel_l2(q2, q)
     row["enqueued_ms"] = list(pipelined_ms(mod, q_dev, f_out, q_out, calls))
-    row["waited_ms"] = [median_ms(lambda: mod.synth(q_dev, out=f_out), calls),
-                        median_ms(lambda: mod.analys(f_dev, out=q_out), calls)]
+    row["waited_ms"] = [median_ms(lambda: synth(q_dev, out=f_out), calls),
+                        median_ms(lambda: analys(f_dev, out=q_out), calls)]
     return row, data
 
 
@@ -132,9 +161,13 @@ def torch_harmonics_ms(p, batch: int, calls: int) -> list[float]:
 
     grid = "legendre-gauss" if p.grid == "gauss" else "equiangular"
     dev = torch.device("cuda")
-    fwd = th.RealSHT(p.nlat, p.nphi, lmax=p.lmax + 1, mmax=p.mmax + 1, grid=grid).to(dev)
-    inv = th.InverseRealSHT(p.nlat, p.nphi, lmax=p.lmax + 1, mmax=p.mmax + 1, grid=grid).to(dev)
-    x = torch.randn(batch, p.nlat, p.nphi, device=dev)
+    vector = p.transform == "vector"
+    fwd_cls, inv_cls = ((th.RealVectorSHT, th.InverseRealVectorSHT) if vector
+                        else (th.RealSHT, th.InverseRealSHT))
+    size = dict(lmax=p.band_lmax + 1, mmax=p.mmax + 1, grid=grid)
+    fwd = fwd_cls(p.nlat, p.nphi, **size).to(dev)
+    inv = inv_cls(p.nlat, p.nphi, **size).to(dev)
+    x = torch.randn(batch, *((2,) if vector else ()), p.nlat, p.nphi, device=dev)
     c = fwd(x)
 
     def timed(fn):
@@ -189,9 +222,14 @@ def ducc0_ms(p, batch: int, calls: int) -> list[float]:
     import ducc0
 
     real = np.dtype(p.dtype)
-    alm = reference.random_coefficients(np.random.default_rng(), p.lmax, p.mmax, (batch,))
+    vector = p.transform == "vector"  # spin 1: (grad, curl) for one field (ducc0's 2 maps)
+    if vector and batch != 1:
+        raise ValueError(f"batch={batch}: the ducc0 vector peer times one field")
+    alm = reference.random_coefficients(np.random.default_rng(), p.band_lmax, p.mmax,
+                                        (2,) if vector else (batch,))
     alm = alm.astype(np.result_type(real, np.complex64))
-    kw = dict(lmax=p.lmax, mmax=p.mmax, spin=0, geometry="GL", nthreads=os.cpu_count())
+    kw = dict(lmax=p.band_lmax, mmax=p.mmax, spin=int(vector), geometry="GL",
+              nthreads=os.cpu_count())
     f = ducc0.sht.synthesis_2d(alm=alm, ntheta=p.nlat, nphi=p.nphi, **kw)
     return [median_ms(lambda: ducc0.sht.synthesis_2d(alm=alm, ntheta=p.nlat, nphi=p.nphi, **kw),
                       calls),
@@ -223,7 +261,8 @@ def run(root: Path, out: Path | None, calls: int, peers: bool, only: str | None,
                 if (peers and entry["target"] == "cuda" and row["dtype"] == "float32"
                         and row["lmax"] <= 1023):
                     row["torch_harmonics_ms"] = _peer(torch_harmonics_ms, mod.plan, batch, calls)
-                if shtns and entry["target"] == "cuda":
+                # SHTns's vector transforms: not in tools/peers' program yet
+                if shtns and entry["target"] == "cuda" and mod.plan.transform == "scalar":
                     row["shtns"] = _peer(shtns_ms, mod.plan, batch, calls, data, shtns)
                 if peers and entry["target"] == "cpu":
                     row["ducc0_ms"] = _peer(ducc0_ms, mod.plan, batch, calls)
@@ -336,7 +375,7 @@ def percall(root: Path, out: Path | None, calls: int, cases: tuple[str, ...]) ->
         mod = ireesht.load(root / case)
         _, _, q_dev, f_out, _ = device_inputs(mod, 1, np.random.default_rng())
         s, p = mod._session, mod.plan
-        args = [*mod._synth_args, q_dev, f_out,
+        args = [*mod._args["synth"], q_dev, f_out,
                 mod._kept_buffer("F", "synth", (1, p.nlat, p.mc, 2))]
         fn = s._vm_module.lookup_function("synth_async")
 

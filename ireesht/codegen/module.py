@@ -7,7 +7,7 @@ import importlib.util
 import string
 from collections.abc import Sequence
 
-from ireesht.codegen import c, wgsl
+from ireesht.codegen import c, vector, wgsl
 from ireesht.codegen.mlir import family as mlir
 from ireesht.codegen.pipeline import mlir_dir, template_values
 
@@ -17,11 +17,12 @@ FAMILIES = {"mlir": mlir, "wgsl": wgsl, "c": c}
 
 def render(plan) -> str:
     """The MLIR text of the plan's module (exports ``synth``, ``analys`` and their
-    ``*_async`` forms)."""
+    ``*_async`` forms; vector plans also ``vsynth``, ``vanalys`` and theirs)."""
     values = template_values(plan)
     parts = FAMILIES[plan.kernels].parts(plan, values)
     template = string.Template((mlir_dir() / "pipeline.mlir").read_text())
-    return template.substitute({**values, **parts})
+    return template.substitute({**values, **parts,
+                                "vector_functions": vector.functions(plan, values)})
 
 
 def compile_flags(plan) -> list[str]:

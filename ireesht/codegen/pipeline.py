@@ -49,6 +49,8 @@ def template_values(plan) -> dict:
     return dict(
         **_tables(plan, "synth", plan.synth_tables),
         **_tables(plan, "analys", plan.analys_tables),
+        **_tables(plan, "vsynth", plan.vsynth_tables),  # vector plans (codegen.vector)
+        **_tables(plan, "vanalys", plan.vanalys_tables),
         ft=FLOAT_TYPES[plan.dtype],
         plan_fingerprint=plan.fingerprint,  # the module's reflection: checked on loading
         lmax=plan.lmax,

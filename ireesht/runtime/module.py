@@ -63,8 +63,10 @@ class Module:
         t0 = time.perf_counter()
         tables = device_tables(plan)
         self._tables = {k: self._session.upload(v) for k, v in tables.items()}
-        self._synth_args = [self._tables[k] for k in plan.synth_tables]
-        self._analys_args = [self._tables[k] for k in plan.analys_tables]
+        # the table arguments of each exported function
+        self._args = {name: [self._tables[k] for k in names] for name, names in (
+            ("synth", plan.synth_tables), ("analys", plan.analys_tables),
+            ("vsynth", plan.vsynth_tables), ("vanalys", plan.vanalys_tables))}
         # device buffers kept for the last batch size: key (kind, function) -> (batch, array)
         self._kept: dict[tuple[str, str], tuple[int, object]] = {}
         g = plan.make_grid()
@@ -83,10 +85,13 @@ class Module:
         }
         if plan.target == "cpu":
             self.info["cpu_baseline"] = host.baseline(plan.cpu)
+        if plan.transform == "vector":
+            self.info["transform"] = "vector"
+            self.info["band_lmax"] = plan.band_lmax
         if not plan.exact:
             self.info["note"] = (
                 f"{plan.grid} grid with nlat={plan.nlat} integrates exactly only up to "
-                f"lmax={g.exact_lmax}: analysis of lmax={plan.lmax} is approximate"
+                f"lmax={g.exact_lmax}: analysis of lmax={plan.band_lmax} is approximate"
             )
 
     # --- transforms ------------------------------------------------------------
@@ -100,25 +105,7 @@ class Module:
         ``sync=False`` (device arrays with ``out`` only) enqueues the call and returns
         ``out`` at once; ``synchronize()`` waits for it.
         """
-        if interop.is_foreign(qlm):
-            return interop.transform(self, "synth", qlm, out, sync)
-        p = self.plan
-        _check_sync(sync, qlm, out)
-        if rtmod.is_device_array(qlm):
-            batch = rtmod.check_device_array("qlm", qlm, (p.nlm, 2), self._real)
-            if out is None:
-                return self._session.call("synth", *self._synth_args, qlm)
-            rtmod.check_device_array("out", out, (p.nlat, p.nphi), self._real, batch)
-            return self._enqueue("synth", qlm, batch, out, sync)
-        q = _as_array("qlm", qlm, complex_=True)
-        if q.ndim < 1 or q.shape[-1] != p.nlm:
-            raise ValueError(
-                f"qlm: shape {q.shape}, expected (..., {p.nlm}) for lmax={p.lmax}, mmax={p.mmax}"
-            )
-        flat = check_representable("qlm", q, self._complex).reshape(-1, p.nlm)
-        x = flat.view(self._real).reshape(-1, p.nlm, 2)
-        return self._numpy_call("synth", x, q.shape[:-1] + (p.nlat, p.nphi), self._real,
-                                (p.nlat, p.nphi), out)
+        return self._transform("synth", qlm, out, sync)
 
     def analys(self, f, out=None, *, sync: bool = True):
         """Analysis: ``(..., nlat, nphi)`` real -> ``(..., nlm)`` complex (see class doc).
@@ -130,24 +117,76 @@ class Module:
         with ``out`` only) enqueues the call and returns ``out`` at once; ``synchronize()``
         waits for it.
         """
-        if interop.is_foreign(f):
-            return interop.transform(self, "analys", f, out, sync)
+        return self._transform("analys", f, out, sync)
+
+    def vsynth(self, st, out=None, *, sync: bool = True):
+        """Vector synthesis (plans with ``transform="vector"``): ``(..., 2, nlm)`` complex,
+        the spheroidal and toroidal coefficients (S, T) -> ``(..., 2, nlat, nphi)`` real,
+        ``(u_theta, u_phi)`` with ``u = grad S + r x grad T`` (``ireesht.numerics.vector``).
+        ``nlm`` is that of ``band_lmax``; device arrays ``(B, 2, nlm, 2)`` -> ``(B, 2, nlat,
+        nphi)``; ``out`` and ``sync`` as for ``synth``."""
+        return self._transform("vsynth", st, out, sync)
+
+    def vanalys(self, u, out=None, *, sync: bool = True):
+        """Vector analysis (plans with ``transform="vector"``): ``(..., 2, nlat, nphi)`` real
+        ``(u_theta, u_phi)`` -> ``(..., 2, nlm)`` complex (S, T), 0 at l = 0; device arrays
+        ``(B, 2, nlat, nphi)`` -> ``(B, 2, nlm, 2)``; ``out`` and ``sync`` as for
+        ``analys``."""
+        return self._transform("vanalys", u, out, sync)
+
+    def signature(self, name: str) -> tuple[str, tuple[int, ...], bool, tuple[int, ...], bool]:
+        """Function ``name``'s argument name, its trailing shape and whether it is complex,
+        and the same for its result (complex arrays are ``(..., 2)`` reals on the device).
+        Raises ValueError for a function the plan's transform does not have."""
         p = self.plan
-        _check_sync(sync, f, out)
-        if rtmod.is_device_array(f):
-            batch = rtmod.check_device_array("spatial", f, (p.nlat, p.nphi), self._real)
+        vector = name in ("vsynth", "vanalys")
+        if vector != (p.transform == "vector"):
+            have = "vsynth and vanalys" if p.transform == "vector" else "synth and analys"
+            raise ValueError(f"{name}: a plan with transform={p.transform!r} has {have}; "
+                             f"compile one with transform={'vector' if vector else 'scalar'!r}")
+        field, coef = (p.nlat, p.nphi), (p.band_nlm,)
+        if vector:
+            field, coef = (2, *field), (2, *coef)
+        if name in ("synth", "vsynth"):
+            return ("st" if vector else "qlm"), coef, True, field, False
+        return ("u" if vector else "spatial"), field, False, coef, True
+
+    def shape_error(self, name: str, shape) -> ValueError:
+        """The error for an argument of function ``name`` of the wrong ``shape``."""
+        p = self.plan
+        what, trailing, *_ = self.signature(name)
+        detail = {"synth": f" for lmax={p.band_lmax}, mmax={p.mmax}",
+                  "analys": " (nlat, nphi)",
+                  "vsynth": f" (S, T) for lmax={p.band_lmax}, mmax={p.mmax}",
+                  "vanalys": " (u_theta, u_phi; nlat, nphi)"}[name]
+        return ValueError(f"{what}: shape {tuple(shape)}, expected (..., "
+                          + ", ".join(map(str, trailing)) + ")" + detail)
+
+    def _transform(self, name: str, x, out, sync: bool):
+        """``name`` on numpy, DLPack or device-array input (the methods above)."""
+        what, trailing, complex_in, result, complex_out = self.signature(name)
+        if interop.is_foreign(x):
+            return interop.transform(self, name, x, out, sync)
+        _check_sync(sync, x, out)
+        k_in = trailing + ((2,) if complex_in else ())
+        k_out = result + ((2,) if complex_out else ())
+        if rtmod.is_device_array(x):
+            batch = rtmod.check_device_array(what, x, k_in, self._real)
             if out is None:
-                return self._session.call("analys", *self._analys_args, f)
-            rtmod.check_device_array("out", out, (p.nlm, 2), self._real, batch)
-            return self._enqueue("analys", f, batch, out, sync)
-        x = _as_array("spatial", f, complex_=False)
-        if x.ndim < 2 or x.shape[-2:] != (p.nlat, p.nphi):
-            raise ValueError(
-                f"spatial: shape {x.shape}, expected (..., {p.nlat}, {p.nphi}) (nlat, nphi)"
-            )
-        flat = check_representable("spatial", x, self._real).reshape(-1, p.nlat, p.nphi)
-        return self._numpy_call("analys", flat, x.shape[:-2] + (p.nlm,), self._complex,
-                                (p.nlm, 2), out)
+                return self._session.call(name, *self._args[name], x)
+            rtmod.check_device_array("out", out, k_out, self._real, batch)
+            return self._enqueue(name, x, batch, out, sync)
+        arr = _as_array(what, x, complex_=complex_in)
+        n = len(trailing)
+        if arr.ndim < n or arr.shape[arr.ndim - n:] != trailing:
+            raise self.shape_error(name, arr.shape)
+        flat = check_representable(what, arr, self._complex if complex_in else self._real)
+        flat = flat.reshape((-1, *trailing))
+        if complex_in:
+            flat = flat.view(self._real).reshape((-1, *k_in))
+        lead = arr.shape[:arr.ndim - n]
+        return self._numpy_call(name, flat, lead + result,
+                                self._complex if complex_out else self._real, k_out, out)
 
     def _numpy_call(self, name: str, flat: np.ndarray, shape: tuple[int, ...], dtype,
                     kernel_shape: tuple[int, ...], out):
@@ -235,13 +274,14 @@ class Module:
         for results that are copied to the host at once). Returns the result's array,
         ready once ``sync`` has waited for it."""
         p = self.plan
+        _, _, _, result, complex_out = self.signature(name)
+        fields = 2 if p.transform == "vector" else 1  # F holds both components
         with self._session.lock:  # the kept buffers and the order of calls
             if out is None:
-                result_shape = (p.nlat, p.nphi) if name == "synth" else (p.nlm, 2)
+                result_shape = result + ((2,) if complex_out else ())
                 out = self._kept_buffer("result", name, (batch, *result_shape))
-            workspace = self._kept_buffer("F", name, (batch, p.nlat, p.mc, 2))
-            tables = self._synth_args if name == "synth" else self._analys_args
-            self._session.enqueue(f"{name}_async", *tables, x, out, workspace)
+            workspace = self._kept_buffer("F", name, (fields * batch, p.nlat, p.mc, 2))
+            self._session.enqueue(f"{name}_async", *self._args[name], x, out, workspace)
             if sync:
                 self._session.synchronize()
         return out

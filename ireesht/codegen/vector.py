@@ -1,0 +1,44 @@
+"""The vector functions of a plan with ``transform="vector"`` (``mlir/vector.mlir``): linalg
+ops around the scalar ``@synth_impl`` / ``@analys_impl``, so that every kernel family and
+target has them (docs/design.md, "Vector transforms")."""
+
+from __future__ import annotations
+
+import string
+
+from ireesht.codegen.pipeline import mlir_dir, split_sections
+from ireesht.numerics.layout import m_offsets
+
+
+def has_pole_terms(plan) -> bool:
+    """Whether the plan's grid has pole rows that order 1 reaches (their values need the
+    order-1 terms: 1/sin(theta) is infinite there)."""
+    return plan.mmax >= 1 and bool((plan.make_grid().sint == 0).any())
+
+
+def functions(plan, values: dict) -> str:
+    """The text of ``${vector_functions}`` in mlir/pipeline.mlir: "" for scalar plans."""
+    if plan.transform != "vector":
+        return ""
+    sections = split_sections((mlir_dir() / "vector.mlir").read_text())
+    L = plan.band_lmax
+    subs = {**values, "vnlm": plan.band_nlm, "vlast": plan.band_nlm - 1,
+            "vl": max(L, 1), "off1": int(m_offsets(L, 1)[1]) if plan.mmax >= 1 else 0}
+
+    def part(name: str, **extra) -> str:
+        return string.Template(sections[name]).substitute({**subs, **extra})
+
+    poles = [(0, 0, "1.0"), (1, plan.nlat - 1, "-1.0")] if has_pole_terms(plan) else []
+    if poles:
+        rows = "\n".join(part("vsynth_pole_row", p=p, next=p + 1, row=row, s=s)
+                         for p, row, s in poles)
+        vsynth_poles = part("vsynth_poles", vsynth_pole_rows=rows)
+        vanalys_poles = "\n".join([part("vanalys_poles")] + [
+            part("vanalys_pole_sum", p=p, row=row) for p, row, _ in poles])
+        terms = "\n".join(part("vanalys_pole_term", p=p, next=p + 1, col=4 + p, s=s)
+                          for p, _, s in poles)
+    else:
+        vsynth_poles = vanalys_poles = terms = ""
+    return part("functions", vsynth_poles=vsynth_poles, vanalys_poles=vanalys_poles,
+                vanalys_pole_terms=terms, u_result=f"u{len(poles)}",
+                ms_result=f"ms_v{len(poles)}")
