@@ -15,6 +15,7 @@ from ireesht.comparison import check
 from ireesht.host import CPU_BASELINES
 from ireesht.numerics import reference
 from ireesht.numerics.grid import GRID_KINDS as GRIDS
+from ireesht.numerics.normalization import NORMS
 from ireesht.numerics.reference import random_coefficients, rel_l2
 from ireesht.registry import DTYPES, FIELDS_PER_THREAD, RECURRENCES, TARGETS
 from ireesht.runtime import artifacts, cache
@@ -100,6 +101,7 @@ def build_cmd(ns: argparse.Namespace) -> int:
 
     out = api.build(ns.lmax, ns.out, tuple(_split(ns.targets)), ns.mmax, ns.nlat, ns.nphi, ns.grid,
                 ns.dtype, fields_per_thread=ns.fields_per_thread, recurrence=ns.recurrence,
+                norm=ns.norm, csphase=not ns.no_csphase,
                 cpu_baselines=tuple(_split(ns.cpu_baselines)), progress=progress)
     print(f"{time.perf_counter() - t0:6.1f} s  wrote {out} ("
           + ", ".join(sorted(x.name for x in out.glob("*.vmfb"))) + ")", file=sys.stderr)
@@ -192,6 +194,10 @@ def main(argv: list[str] | None = None) -> int:
                         "--fields-per-thread 4 on CUDA: both Legendre stages on tensor cores "
                         "(the synthesis in whole groups of 16 fields, the rest after them), "
                         "for batches of 16 fields or more)")
+    b.add_argument("--norm", default="ortho", choices=NORMS,
+                   help="the coefficients' normalisation (README, Conventions)")
+    b.add_argument("--no-csphase", action="store_true",
+                   help="harmonics without the Condon-Shortley phase (-1)^m")
     b.add_argument("--cpu-baselines", default="x86-64-v3,aarch64",
                    help="CPU modules to build (comma-separated): " + ",".join(CPU_BASELINES))
     b.add_argument("--out", required=True)

@@ -19,10 +19,10 @@ from collections.abc import Mapping
 from ireesht import registry, tables
 from ireesht.geometry import lanes64_segment_steps
 from ireesht.numerics import grid as gridmod
-from ireesht.numerics import layout
+from ireesht.numerics import layout, normalization
 from ireesht.host import CPU_BASELINES
 from ireesht.registry import DTYPES, FIELDS_PER_THREAD, RECURRENCES, STAGES, TARGETS
-from ireesht.validate import check_choice, check_int, check_plan_bytes, check_sizes
+from ireesht.validate import check_bool, check_choice, check_int, check_plan_bytes, check_sizes
 
 
 def canonical_json(value) -> bytes:
@@ -49,6 +49,8 @@ class Request:
         larger is faster for batches, slower for single fields
     cpu : target "cpu": the instruction set, "host" (this machine's) or a portable baseline
         of ``CPU_BASELINES`` (saved artifacts); "host" on the other targets
+    norm, csphase : the coefficients' normalisation ("ortho", "four_pi", "schmidt") and
+        whether they carry the Condon-Shortley phase (``numerics.normalization``)
     """
 
     lmax: int
@@ -61,6 +63,8 @@ class Request:
     kernels: str
     fields_per_thread: int
     cpu: str
+    norm: str = "ortho"
+    csphase: bool = True
 
     def __post_init__(self) -> None:
         for name in ("lmax", "mmax", "nlat", "nphi"):  # Python ints: hashable, JSON-able
@@ -86,6 +90,8 @@ class Request:
                              f"{FIELDS_PER_THREAD}")
         check_choice("cpu", self.cpu, ("host", *CPU_BASELINES) if self.target == "cpu"
                      else ("host",))
+        check_choice("norm", self.norm, normalization.NORMS)
+        object.__setattr__(self, "csphase", check_bool("csphase", self.csphase))
         g = gridmod.make_grid(self.grid, self.nlat, self.nphi)  # checks nlat, nphi alone
         if self.nphi <= 2 * self.mmax:
             raise ValueError(f"nphi={self.nphi}: expected nphi > 2*mmax = {2 * self.mmax}")
@@ -108,6 +114,12 @@ class Request:
 
     def make_grid(self) -> gridmod.Grid:
         return gridmod.make_grid(self.grid, self.nlat, self.nphi)
+
+    @property
+    def scaled(self) -> bool:
+        """Whether the module scales the coefficients (``qscale``): a normalisation or phase
+        other than the kernels' own."""
+        return not normalization.is_native(self.norm, self.csphase)
 
     @property
     def exact(self) -> bool:
@@ -157,7 +169,7 @@ class Plan(Request):
                nphi: int | None = None, grid: str = "gauss", target: str = "vulkan",
                dtype: str = "float32", kernels: str = "auto", fields_per_thread: int = 1,
                recurrence: str = "auto", variants: Mapping | None = None,
-               cpu: str = "host") -> "Plan":
+               cpu: str = "host", norm: str = "ortho", csphase: bool = True) -> "Plan":
         """Validate the user's choices, fill in default sizes and choose the variants
         (``registry.select``; ``variants`` forces some, ``{stage: name}`` or ``{stage:
         {"name": name, param: value}}``)."""
@@ -172,7 +184,7 @@ class Plan(Request):
         dnlat, dnphi = gridmod.default_sizes(lmax, min(mmax, lmax), grid)
         req = Request(lmax, mmax, grid, dnlat if nlat is None else nlat,
                       dnphi if nphi is None else nphi, dtype, target, kernels,
-                      fields_per_thread, cpu)
+                      fields_per_thread, cpu, norm, csphase)
         if variants is not None and not isinstance(variants, Mapping):
             raise ValueError(f"variants={variants!r}: expected a dict {{stage: name}}")
         chosen = registry.select(req, recurrence, variants)
@@ -235,12 +247,19 @@ class Plan(Request):
     @property
     def synth_tables(self) -> tuple[str, ...]:
         """The table arguments of the exported synthesis functions, in order."""
-        return self.variant("leg_synth").tables + self.variant("fft_synth").tables
+        return (self.variant("leg_synth").tables + self.variant("fft_synth").tables
+                + self._scale_tables)
 
     @property
     def analys_tables(self) -> tuple[str, ...]:
         """The table arguments of the exported analysis functions, in order."""
-        return self.variant("leg_analys").tables + self.variant("fft_analys").tables
+        return (self.variant("leg_analys").tables + self.variant("fft_analys").tables
+                + self._scale_tables)
+
+    @property
+    def _scale_tables(self) -> tuple[str, ...]:
+        # the coefficients' scaling (mlir/qscale.mlir), only where the plan needs it
+        return ("qscale",) if self.scaled else ()
 
     def needs(self) -> set[str]:
         """The device features its variants need beyond the target's baseline."""
