@@ -11,6 +11,11 @@ coefficients and ``<f, g> = sum f g`` on fields, and the quadrature analysis
 - ``A^T q = W S(q / c)``: ``<A f, q> = sum_ij f_ij W_i sum_lm P_lm Re(q_lm e^{i m phi_j})``,
   and ``S`` counts the orders ``m > 0`` twice.
 
+In a plan's normalisation ``d_lm`` (``numerics.normalization``: ``S' = S D``, ``A' = D^-1 A``
+with ``D = diag(d)``) the same holds with ``c_m d_lm^2`` for ``c_m`` (``adjoint_factors``):
+``S'^T g = D S^T g = c_m d^2 A'(g / W)`` and ``A'^T q = A^T D^-1 q = W S'(q / (c_m d^2))``;
+``d^2`` does not depend on the phase.
+
 Both are elementwise scalings around the existing kernels, so they run on every target and
 kernel family; they hold on every grid, exact quadrature or not (``A`` is the quadrature
 formula either way). ``tests/integration/test_adjoint.py`` checks ``<S a, g> = <a, S^T g>``
@@ -29,13 +34,13 @@ import functools
 import numpy as np
 
 from ireesht import interop
-from ireesht.numerics import layout
+from ireesht.numerics import layout, normalization
 from ireesht.numerics.grid import make_grid
 from ireesht.runtime.device import is_device_array
 from ireesht.validate import check_kind
 
 __all__ = ["synth_adjoint", "analys_adjoint", "transpose_synth", "transpose_analys",
-           "ring_weights", "order_factors"]
+           "ring_weights", "order_factors", "adjoint_factors"]
 
 
 @functools.lru_cache(maxsize=32)
@@ -56,10 +61,19 @@ def order_factors(lmax: int, mmax: int) -> np.ndarray:
     return c
 
 
+@functools.lru_cache(maxsize=32)
+def adjoint_factors(lmax: int, mmax: int, norm: str) -> np.ndarray:
+    """``c_m d_lm^2`` of each packed coefficient (module doc), ``d`` the normalisation
+    ``norm``'s factors: ``(nlm,) float64``; ``order_factors`` for ``"ortho"``."""
+    c = order_factors(lmax, mmax) * normalization.factors(lmax, mmax, norm, True) ** 2
+    c.flags.writeable = False
+    return c
+
+
 def synth_adjoint(module, f):
     """``S^T f``: ``(..., nlat, nphi)`` real -> ``(..., nlm)`` complex, of the caller's kind.
 
-    The transpose of ``module.synth`` for the real inner products (module doc): ``c_m
+    The transpose of ``module.synth`` for the real inner products (module doc): ``c_m d^2
     module.analys(f / W)``. Costs one analysis and two elementwise scalings.
     """
     _refuse_device_array("f", f)
@@ -70,7 +84,7 @@ def synth_adjoint(module, f):
 def analys_adjoint(module, q):
     """``A^T q``: ``(..., nlm)`` complex -> ``(..., nlat, nphi)`` real, of the caller's kind.
 
-    The transpose of ``module.analys`` (module doc): ``W module.synth(q / c_m)``. Costs one
+    The transpose of ``module.analys`` (module doc): ``W module.synth(q / (c_m d^2))``. Costs one
     synthesis and two elementwise scalings.
     """
     _refuse_device_array("q", q)
@@ -79,19 +93,19 @@ def analys_adjoint(module, q):
 
 
 def transpose_synth(f, plan, analys, like):
-    """``S^T f = c_m analys(f / W)`` in any array library: ``analys`` is the analysis to use
+    """``S^T f = c_m d^2 analys(f / W)`` in any array library: ``analys`` is the analysis to use
     (``ireesht.torch`` and ``ireesht.jax`` pass their differentiable ones, so that gradients
     of gradients work), ``like(a, f)`` turns a host constant into an array of ``f``'s library."""
     real = np.dtype(plan.dtype)
     w = like(ring_weights(plan.grid, plan.nlat, plan.nphi).astype(real), f)
-    c = like(order_factors(plan.lmax, plan.mmax).astype(real), f)
+    c = like(adjoint_factors(plan.lmax, plan.mmax, plan.norm).astype(real), f)
     return analys(f / w) * c
 
 
 def transpose_analys(q, plan, synth, like):
-    """``A^T q = W synth(q / c_m)`` in any array library (see ``transpose_synth``)."""
+    """``A^T q = W synth(q / (c_m d^2))`` in any array library (see ``transpose_synth``)."""
     real = np.dtype(plan.dtype)
-    c = like((1.0 / order_factors(plan.lmax, plan.mmax)).astype(real), q)
+    c = like((1.0 / adjoint_factors(plan.lmax, plan.mmax, plan.norm)).astype(real), q)
     w = like(ring_weights(plan.grid, plan.nlat, plan.nphi).astype(real), q)
     return synth(q * c) * w
 

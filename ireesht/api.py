@@ -33,6 +33,8 @@ def compile(
     fields_per_thread: int = 1,
     recurrence: str = "auto",
     variants: Mapping | None = None,
+    norm: str = "ortho",
+    csphase: bool = True,
     use_cache: bool = True,
     device: int | str | None = None,
     transform: str = "scalar",
@@ -58,6 +60,9 @@ def compile(
         in the plan's dtype) or "ishioka" (float64 recurrence: on GPUs with fast float64)
     variants : ``{stage: name}`` or ``{stage: {"name": name, param: value}}``: force kernel
         variants (docs/variants.md lists them); the others are chosen as usual
+    norm : the coefficients' normalisation: "ortho" (orthonormal), "four_pi" (4 pi,
+        geodesy) or "schmidt" (Schmidt semi-normalised), as pyshtools' (README "Conventions")
+    csphase : whether the harmonics carry the Condon-Shortley phase (-1)^m
     use_cache : reuse a module compiled earlier for the same plan
     device : the target's device: its index, name or IREE URI (``ireesht devices`` lists
         them); default the first (a GPU before a software Vulkan driver)
@@ -74,7 +79,8 @@ def compile(
     if target == "auto":
         target = rtmod.auto_target()
     plan = Plan.create(lmax, mmax, nlat, nphi, grid, target, dtype, kernels, fields_per_thread,
-                       recurrence=recurrence, variants=variants, transform=transform)
+                       recurrence=recurrence, variants=variants, norm=norm, csphase=csphase,
+                       transform=transform)
     if device is not None:
         rtmod.open_device(target, device)  # a wrong device fails before compiling
     try:
@@ -86,7 +92,7 @@ def compile(
             fallback = Plan.create(lmax, mmax, nlat, nphi, grid, target, dtype, kernels,
                                    fields_per_thread, recurrence=recurrence,
                                    variants={**(variants or {}), "leg_analys": "tree"},
-                                   transform=transform)
+                                   norm=norm, csphase=csphase, transform=transform)
             try:
                 return load_plan(fallback, use_cache, device)
             except rtmod.ExecutableLoadError:
@@ -144,6 +150,8 @@ def build(
     fields_per_thread: int = 1,
     recurrence: str = "auto",
     variants: Mapping | None = None,
+    norm: str = "ortho",
+    csphase: bool = True,
     cpu_baselines: tuple[str, ...] = ("x86-64-v3", "aarch64"),
     progress=None,
     transform: str = "scalar",
@@ -155,8 +163,9 @@ def build(
     host's own features, so the artifacts run on any CPU of that baseline). ``recurrence``
     (see ``compile``) applies to the targets whose kernels run it, "auto" to each target's
     default. ``variants`` (see ``compile``) applies to every target: each must serve the
-    variants named; ``transform`` as for ``compile``. ``progress(message)`` is called before each compilation. Returns the
-    directory; load it with ``ireesht.load``. Needs IREE's compiler (``ireesht[compile]``).
+    variants named. ``norm``, ``csphase``, ``transform``: as ``compile``. ``progress(message)``
+    is called before each compilation. Returns the directory; load it with ``ireesht.load``.
+    Needs IREE's compiler (``ireesht[compile]``).
     """
     codegen.require_compiler()
     for b in cpu_baselines:
@@ -168,7 +177,8 @@ def build(
         for cpu in (cpu_baselines if t == "cpu" else ("host",)):
             plan = Plan.create(lmax, mmax, nlat, nphi, grid, t, dtype, kernels or "auto",
                                fields_per_thread, recurrence=_recurrence_for(t, recurrence),
-                               variants=variants, cpu=cpu, transform=transform)
+                               variants=variants, cpu=cpu, norm=norm, csphase=csphase,
+                               transform=transform)
             jobs.append(plan)
     modules = []
     for i, plan in enumerate(jobs):

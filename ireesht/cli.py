@@ -15,6 +15,7 @@ from ireesht.comparison import check
 from ireesht.host import CPU_BASELINES
 from ireesht.numerics import reference
 from ireesht.numerics.grid import GRID_KINDS as GRIDS
+from ireesht.numerics.normalization import NORMS
 from ireesht.numerics.reference import random_coefficients, rel_l2
 from ireesht.plan import TRANSFORMS
 from ireesht.registry import DTYPES, FIELDS_PER_THREAD, RECURRENCES, TARGETS
@@ -103,6 +104,7 @@ def build_cmd(ns: argparse.Namespace) -> int:
 
     out = api.build(ns.lmax, ns.out, tuple(_split(ns.targets)), ns.mmax, ns.nlat, ns.nphi, ns.grid,
                 ns.dtype, fields_per_thread=ns.fields_per_thread, recurrence=ns.recurrence,
+                norm=ns.norm, csphase=not ns.no_csphase,
                 cpu_baselines=tuple(_split(ns.cpu_baselines)), progress=progress,
                 transform=ns.transform)
     print(f"{time.perf_counter() - t0:6.1f} s  wrote {out} ("
@@ -198,6 +200,10 @@ def main(argv: list[str] | None = None) -> int:
                         "for batches of 16 fields or more)")
     b.add_argument("--transform", default="scalar", choices=TRANSFORMS,
                    help="vector: modules with vsynth / vanalys (README, Conventions)")
+    b.add_argument("--norm", default="ortho", choices=NORMS,
+                   help="the coefficients' normalisation (README, Conventions)")
+    b.add_argument("--no-csphase", action="store_true",
+                   help="harmonics without the Condon-Shortley phase (-1)^m")
     b.add_argument("--cpu-baselines", default="x86-64-v3,aarch64",
                    help="CPU modules to build (comma-separated): " + ",".join(CPU_BASELINES))
     b.add_argument("--out", required=True)

@@ -19,13 +19,13 @@ from collections.abc import Mapping
 from ireesht import registry, tables
 from ireesht.geometry import lanes64_segment_steps
 from ireesht.numerics import grid as gridmod
-from ireesht.numerics import layout
+from ireesht.numerics import layout, normalization
 from ireesht.host import CPU_BASELINES
 from ireesht.registry import DTYPES, FIELDS_PER_THREAD, RECURRENCES, STAGES, TARGETS
 
 # "vector": spin-1 fields through the scalar kernels at lmax + 1 (ireesht.numerics.vector)
 TRANSFORMS = ("scalar", "vector")
-from ireesht.validate import check_choice, check_int, check_plan_bytes, check_sizes
+from ireesht.validate import check_bool, check_choice, check_int, check_plan_bytes, check_sizes
 
 
 def canonical_json(value) -> bytes:
@@ -55,6 +55,9 @@ class Request:
     transform : "scalar" (``synth``, ``analys``) or "vector" (``vsynth``, ``vanalys`` of
         vector fields of band limit ``lmax - 1``: ``lmax`` is always the Legendre kernels'
         band limit, one more than the fields' for vectors; ``band_lmax``)
+    norm, csphase : the coefficients' normalisation ("ortho", "four_pi", "schmidt") and
+        whether they carry the Condon-Shortley phase (``numerics.normalization``); scalar
+        plans only
     """
 
     lmax: int
@@ -68,6 +71,8 @@ class Request:
     fields_per_thread: int
     cpu: str
     transform: str = "scalar"
+    norm: str = "ortho"
+    csphase: bool = True
 
     def __post_init__(self) -> None:
         for name in ("lmax", "mmax", "nlat", "nphi"):  # Python ints: hashable, JSON-able
@@ -98,6 +103,12 @@ class Request:
             raise ValueError(f"mmax={self.mmax}: a vector plan's kernels run at lmax={self.lmax}"
                              f", one more than its fields' {self.lmax - 1}: expected mmax <= "
                              f"{self.lmax - 1}")
+        check_choice("norm", self.norm, normalization.NORMS)
+        object.__setattr__(self, "csphase", check_bool("csphase", self.csphase))
+        if self.transform == "vector" and self.scaled:
+            raise ValueError(f"norm={self.norm!r}, csphase={self.csphase}: vector plans take "
+                             "the orthonormal convention with the Condon-Shortley phase only "
+                             "(norm='ortho', csphase=True)")
         g = gridmod.make_grid(self.grid, self.nlat, self.nphi)  # checks nlat, nphi alone
         if self.nphi <= 2 * self.mmax:
             raise ValueError(f"nphi={self.nphi}: expected nphi > 2*mmax = {2 * self.mmax}")
@@ -131,6 +142,12 @@ class Request:
     def band_nlm(self) -> int:
         """Packed coefficients of one field (of S or T) at ``band_lmax``."""
         return layout.nlm(self.band_lmax, self.mmax)
+
+    @property
+    def scaled(self) -> bool:
+        """Whether the module scales the coefficients (``qscale``): a normalisation or phase
+        other than the kernels' own."""
+        return not normalization.is_native(self.norm, self.csphase)
 
     @property
     def exact(self) -> bool:
@@ -184,7 +201,8 @@ class Plan(Request):
                nphi: int | None = None, grid: str = "gauss", target: str = "vulkan",
                dtype: str = "float32", kernels: str = "auto", fields_per_thread: int = 1,
                recurrence: str = "auto", variants: Mapping | None = None,
-               cpu: str = "host", transform: str = "scalar") -> "Plan":
+               cpu: str = "host", norm: str = "ortho", csphase: bool = True,
+               transform: str = "scalar") -> "Plan":
         """Validate the user's choices, fill in default sizes and choose the variants
         (``registry.select``; ``variants`` forces some, ``{stage: name}`` or ``{stage:
         {"name": name, param: value}}``). ``lmax`` is the fields' band limit: a vector
@@ -203,7 +221,7 @@ class Plan(Request):
             raise ValueError(f"mmax={mmax}: expected mmax <= lmax={lmax}")
         req = Request(lmax + (transform == "vector"), mmax, grid, dnlat if nlat is None else nlat,
                       dnphi if nphi is None else nphi, dtype, target, kernels,
-                      fields_per_thread, cpu, transform)
+                      fields_per_thread, cpu, transform, norm, csphase)
         if variants is not None and not isinstance(variants, Mapping):
             raise ValueError(f"variants={variants!r}: expected a dict {{stage: name}}")
         chosen = registry.select(req, recurrence, variants)
@@ -266,12 +284,19 @@ class Plan(Request):
     @property
     def synth_tables(self) -> tuple[str, ...]:
         """The table arguments of the exported synthesis functions, in order."""
-        return self.variant("leg_synth").tables + self.variant("fft_synth").tables
+        return (self.variant("leg_synth").tables + self.variant("fft_synth").tables
+                + self._scale_tables)
 
     @property
     def analys_tables(self) -> tuple[str, ...]:
         """The table arguments of the exported analysis functions, in order."""
-        return self.variant("leg_analys").tables + self.variant("fft_analys").tables
+        return (self.variant("leg_analys").tables + self.variant("fft_analys").tables
+                + self._scale_tables)
+
+    @property
+    def _scale_tables(self) -> tuple[str, ...]:
+        # the coefficients' scaling (mlir/qscale.mlir), only where the plan needs it
+        return ("qscale",) if self.scaled else ()
 
     @property
     def vsynth_tables(self) -> tuple[str, ...]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ireesht import geometry
-from ireesht.numerics import fourier, ishioka, legendre, vector
+from ireesht.numerics import fourier, ishioka, legendre, normalization, vector
 
 # The format of the tables: bump it when a table's content or layout changes for the same
 # plan. Modules carry it in their plan's fingerprint (``Plan.fingerprint``), so a module
@@ -36,7 +36,8 @@ def table_shapes(plan) -> dict[str, tuple[str, str]]:
     shapes = {"xtab": (f"{p}x4", ft), "seedtab": (f"{plan.mc * p}x2", ft),
               "polar": (f"{plan.mc}", ft), "coef": (f"{nlm}x4", ft), "stab": (f"{nlm}", ft),
               "wtab": (f"{p}", ft), "twiddle": (f"{fourier.twiddle_rows(plan.nphi)}x2", ft),
-              "chain": (f"{ishioka.offset(plan.lmax, plan.mmax + 1)}x{ishioka.COLUMNS}", "f64")}
+              "chain": (f"{ishioka.offset(plan.lmax, plan.mmax + 1)}x{ishioka.COLUMNS}", "f64"),
+              "qscale": (f"{nlm}", ft)}
     if plan.transform == "vector":
         L = plan.band_lmax
         shapes.update(vsynth_mix=(f"{plan.nlm}x4", ft), vanalys_mix=(f"{plan.band_nlm}x6", ft),
@@ -56,7 +57,8 @@ def device_tables(plan) -> dict[str, np.ndarray]:
     pairs next to the pole that order m may skip; ``coef (nlm, 4)`` (A, B, C, E) and ``stab
     (nlm,)`` of the float32 scheme; ``wtab (npairs,)`` the quadrature weights times 2 pi /
     nphi; ``twiddle`` (``fourier.twiddle``, its pass rows those of the plan's family);
-    ``chain`` (``ishioka.chain_table``); ``restart_rows``, ``restart`` (``restart_tables``).
+    ``chain`` (``ishioka.chain_table``); ``restart_rows``, ``restart`` (``restart_tables``);
+    ``qscale (nlm,)`` the coefficients' normalisation and phase (``normalization.factors``).
     """
     want = names(plan)
     dt = np.dtype(plan.dtype).type
@@ -83,6 +85,9 @@ def device_tables(plan) -> dict[str, np.ndarray]:
         out["chain"] = ishioka.chain_table(plan.lmax, plan.mmax)
     if "restart" in want:
         out.update(restart_tables(plan, out))
+    if "qscale" in want:
+        out["qscale"] = normalization.factors(plan.lmax, plan.mmax, plan.norm,
+                                              plan.csphase).astype(dt)
     if plan.transform == "vector":
         out.update(vector_tables(plan))
     return {name: out[name] for name in want}

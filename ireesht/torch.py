@@ -11,7 +11,12 @@ real inner product the adjoints are defined with. Tensors travel as DLPack array
 (0.9.3): the same constructor arguments and defaults, dense ``(..., lmax, mmax)`` complex
 coefficients whose ``lmax`` and ``mmax`` are counts (ireesht's lmax + 1), the same truncation
 (``lmax = mmax = min(lmax, mmax)``), normalizations and Condon-Shortley switch, so that a
-model swaps them in by changing one import. Differences: grids ``"legendre-gauss"`` and
+model swaps them in by changing one import. ``csphase`` is the module's (``ireesht.compile(...,
+csphase=)``); torch-harmonics' ``"four-pi"`` and ``"schmidt"`` coefficients are the orthonormal
+ones times ``d_lm`` = sqrt(4 pi), sqrt(4 pi / (2l + 1)) (a constant field's l = 0 coefficient is
+4 pi), where pyshtools' and ``ireesht.compile(norm="four_pi" | "schmidt")`` divide by
+``d_lm`` (a constant's is 1): the layers multiply the module's orthonormal coefficients by
+``d_lm`` (``numerics.normalization.factors``) in torch. Differences: grids ``"legendre-gauss"`` and
 ``"equiangular"`` (Clenshaw-Curtis, both poles, as torch-harmonics) only; ``nlon > 2 (mmax -
 1)`` (the Nyquist order of an even ``nlon`` cannot be kept) and, on the Gauss grid, ``nlat >=
 lmax``; float32 and float64 inputs. The module of each (plan, dtype, target) is compiled on
@@ -24,13 +29,12 @@ model's torch-harmonics layers for these.
 from __future__ import annotations
 
 import functools
-import math
 
-import numpy as np
 import torch
 
 from ireesht import adjoint, interop
-from ireesht.numerics import layout
+from ireesht.numerics import layout, normalization
+from ireesht.validate import check_bool
 
 __all__ = ["synth", "analys", "RealSHT", "InverseRealSHT", "replace_sht", "provide"]
 
@@ -76,7 +80,8 @@ def analys(module, f: torch.Tensor) -> torch.Tensor:
 
 # --- torch-harmonics' layers --------------------------------------------------------------
 GRIDS = {"legendre-gauss": "gauss", "equiangular": "equiangular"}
-NORMS = ("ortho", "four-pi", "schmidt")
+# torch-harmonics' name of each norm -> the name of its factors d_lm in ireesht (the module doc)
+NORMS = {"ortho": "ortho", "four-pi": "four_pi", "schmidt": "schmidt"}
 
 
 def truncation(nlat: int, nlon: int, lmax: int | None, mmax: int | None,
@@ -96,24 +101,27 @@ _PROVIDED: dict[tuple, object] = {}
 def provide(*modules) -> None:
     """Make the layers use these modules (e.g. from ``ireesht.load``: a runtime-only install
     has no compiler) for the plans they serve, instead of compiling. A module serves a layer
-    of its lmax (= mmax), grid size, grid, dtype and target."""
+    of its lmax (= mmax), grid size, grid, dtype, target and csphase."""
     for m in modules:
         p = m.plan
-        if p.mmax != p.lmax:
-            raise ValueError(f"module with lmax={p.lmax}, mmax={p.mmax}: the layers use "
-                             "plans with mmax = lmax")
-        _PROVIDED[(p.lmax, p.nlat, p.nphi, p.grid, p.dtype, p.target)] = m
+        if p.mmax != p.lmax or p.norm != "ortho" or p.transform != "scalar":
+            raise ValueError(f"module with lmax={p.lmax}, mmax={p.mmax}, norm={p.norm!r}, "
+                             f"transform={p.transform!r}: the layers use scalar plans with "
+                             "mmax = lmax and norm='ortho' (they apply their norm themselves)")
+        _PROVIDED[(p.lmax, p.nlat, p.nphi, p.grid, p.dtype, p.target, p.csphase)] = m
 
 
 @functools.lru_cache(maxsize=None)
-def _compiled(lmax: int, nlat: int, nlon: int, grid: str, dtype: str, target: str):
+def _compiled(lmax: int, nlat: int, nlon: int, grid: str, dtype: str, target: str,
+              csphase: bool):
     from ireesht.api import compile  # the compiler is needed here only
 
-    return compile(lmax, lmax, nlat, nlon, grid, target=target, dtype=dtype)
+    return compile(lmax, lmax, nlat, nlon, grid, target=target, dtype=dtype, csphase=csphase)
 
 
-def _module(lmax: int, nlat: int, nlon: int, grid: str, dtype: str, target: str):
-    key = (lmax, nlat, nlon, grid, dtype, target)
+def _module(lmax: int, nlat: int, nlon: int, grid: str, dtype: str, target: str,
+            csphase: bool):
+    key = (lmax, nlat, nlon, grid, dtype, target, csphase)
     return _PROVIDED[key] if key in _PROVIDED else _compiled(*key)
 
 
@@ -125,7 +133,8 @@ class _Layer(torch.nn.Module):
             raise ValueError(f"grid={grid!r}: ireesht has no such grid; expected one of "
                              f"{tuple(GRIDS)}")
         if norm not in NORMS:
-            raise ValueError(f"norm={norm!r}: expected one of {NORMS}")
+            raise ValueError(f"norm={norm!r}: expected one of {tuple(NORMS)}")
+        csphase = check_bool("csphase", csphase)
         self.nlat, self.nlon, self.grid, self.norm, self.csphase = nlat, nlon, grid, norm, csphase
         self.lmax, self.mmax = truncation(nlat, nlon, lmax, mmax, grid)
         L = self.lmax
@@ -136,13 +145,12 @@ class _Layer(torch.nn.Module):
             raise ValueError(f"nlat={nlat}: a Gauss grid resolves lmax <= nlat; got lmax={L}")
         self.target = target
         l, m = layout.lm_indices(L - 1, L - 1)
-        # torch-harmonics' coefficient of (l, m) is ours times scale: its normalization of
-        # P_lm (table in ireesht/torch.py's doc) and, without csphase, (-1)^m
-        a = {"ortho": np.ones(l.size), "four-pi": np.full(l.size, math.sqrt(4 * math.pi)),
-             "schmidt": np.sqrt(4 * math.pi / (2 * l + 1))}[norm]
-        scale = a * (1.0 if csphase else (-1.0) ** m)
         self.register_buffer("_dense_index", torch.from_numpy(l * L + m), persistent=False)
-        self.register_buffer("_scale", torch.from_numpy(scale), persistent=False)
+        # torch-harmonics' coefficient of (l, m) is the module's times d_lm (module doc); the
+        # module has the phase. None: 1
+        scale = (None if norm == "ortho" else torch.from_numpy(
+            normalization.factors(L - 1, L - 1, NORMS[norm], csphase=True)))
+        self.register_buffer("_scale", scale, persistent=False)
 
     def module(self, x: torch.Tensor):
         """The ireesht module for inputs like ``x`` (compiled on first use, then shared)."""
@@ -155,7 +163,8 @@ class _Layer(torch.nn.Module):
         if target is None:
             raise ValueError(f"device {x.device}: expected cpu or cuda, or target= naming "
                              "an ireesht target")
-        return _module(self.lmax - 1, self.nlat, self.nlon, GRIDS[self.grid], dtype, target)
+        return _module(self.lmax - 1, self.nlat, self.nlon, GRIDS[self.grid], dtype, target,
+                       self.csphase)
 
     def extra_repr(self) -> str:
         return (f"nlat={self.nlat}, nlon={self.nlon},\n lmax={self.lmax}, mmax={self.mmax},\n"
@@ -177,7 +186,8 @@ class RealSHT(_Layer):
             raise ValueError(f"x: shape {tuple(x.shape)}, expected (..., {self.nlat}, "
                              f"{self.nlon}) (nlat, nlon)")
         q = analys(self.module(x), x)
-        q = q * self._scale.to(q.real.dtype)
+        if self._scale is not None:
+            q = q * self._scale.to(q.real.dtype)
         dense = q.new_zeros(q.shape[:-1] + (self.lmax * self.mmax,))
         return dense.index_copy(-1, self._dense_index, q).unflatten(-1, (self.lmax, self.mmax))
 
@@ -198,7 +208,9 @@ class InverseRealSHT(_Layer):
         if not x.is_complex():
             raise ValueError(f"x: dtype {x.dtype}, expected complex64 or complex128")
         q = x.flatten(-2).index_select(-1, self._dense_index)
-        return synth(self.module(x), q / self._scale.to(q.real.dtype))
+        if self._scale is not None:
+            q = q / self._scale.to(q.real.dtype)
+        return synth(self.module(x), q)
 
 
 _TH_LAYERS = {"RealSHT": RealSHT, "InverseRealSHT": InverseRealSHT}

@@ -121,6 +121,14 @@ def check_result(name: str, arr: np.ndarray, dtype) -> np.ndarray:
     return arr
 
 
+def check_bool(name: str, value: object) -> bool:
+    """Return ``value`` as a Python bool, or raise ``ValueError``: Python and numpy bools only
+    (``1`` or ``"yes"`` is more likely a mix-up with another convention than an intent)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name}={value!r}: expected True or False")
+    return bool(value)
+
+
 def check_choice(name: str, value: object, choices: Iterable[str]) -> str:
     """Return ``value`` if it is one of ``choices``, else raise ``ValueError``."""
     choices = tuple(choices)

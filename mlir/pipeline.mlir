@@ -27,7 +27,7 @@ module @sht ${module_attrs} {
 ${executables}
   // F_ws: the intermediate F, written in place by the dispatch that makes it (its result is
   // tied to F_ws, mlir/ops.mlir), so that a call that passes it allocates and copies nothing.
-  func.func private @synth_impl(${synth_table_params}, %q: tensor<?x${nlm}x2x${ft}>,
+  func.func private @synth_impl(${synth_table_params}, %${synth_q}: tensor<?x${nlm}x2x${ft}>,
       %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}> {
     %c0 = arith.constant 0 : index
     %b = tensor.dim %F_ws, %c0 : tensor<?x${nlat}x${mc}x2x${ft}>
@@ -39,6 +39,7 @@ ${executables}
     %nlm = arith.constant ${nlm} : i32
     %nphi = arith.constant ${nphi} : i32
     %mc = arith.constant ${mc} : i32
+${synth_scale}
 ${op_leg_synth}
 ${op_fft_synth}
     return %f : tensor<?x${nlat}x${nphi}x${ft}>
@@ -58,7 +59,8 @@ ${op_fft_synth}
     %mc = arith.constant ${mc} : i32
 ${op_fft_analys}
 ${op_leg_analys}
-    return %q : tensor<?x${nlm}x2x${ft}>
+${analys_scale}
+    return %${analys_q} : tensor<?x${nlm}x2x${ft}>
   }
 
   // The exported functions. synth / analys allocate their result and F on every call and

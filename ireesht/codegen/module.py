@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from ireesht.codegen import c, vector, wgsl
 from ireesht.codegen.mlir import family as mlir
-from ireesht.codegen.pipeline import mlir_dir, template_values
+from ireesht.codegen.pipeline import OPTIONAL_SECTIONS, mlir_dir, template_values
 
 # the module of each kernel family (ireesht.codegen.pipeline says what one provides)
 FAMILIES = {"mlir": mlir, "wgsl": wgsl, "c": c}
@@ -19,10 +19,13 @@ def render(plan) -> str:
     """The MLIR text of the plan's module (exports ``synth``, ``analys`` and their
     ``*_async`` forms; vector plans also ``vsynth``, ``vanalys`` and theirs)."""
     values = template_values(plan)
-    parts = FAMILIES[plan.kernels].parts(plan, values)
-    template = string.Template((mlir_dir() / "pipeline.mlir").read_text())
-    return template.substitute({**values, **parts,
-                                "vector_functions": vector.functions(plan, values)})
+    subs = {**values, **FAMILIES[plan.kernels].parts(plan, values),
+            "vector_functions": vector.functions(plan, values)}
+    text = (mlir_dir() / "pipeline.mlir").read_text()
+    for key in OPTIONAL_SECTIONS:  # an empty one takes its line with it
+        if not subs[key]:
+            text = text.replace(f"${{{key}}}\n", "")
+    return string.Template(text).substitute(subs)
 
 
 def compile_flags(plan) -> list[str]:

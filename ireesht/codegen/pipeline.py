@@ -27,15 +27,20 @@ def mlir_dir() -> Path:
 
 
 def _tables(plan, fn: str, names: tuple[str, ...]) -> dict[str, str]:
-    """The table parameters, arguments and types of function ``fn`` ("synth" or "analys") in
-    pipeline.mlir, and of its Legendre dispatch in ops.mlir (all tables but the twiddles),
-    for the tables ``names`` in order."""
+    """The table parameters, arguments and types of function ``fn`` ("synth", "analys",
+    "vsynth", "vanalys") in pipeline.mlir, and for synth / analys those of its Legendre dispatch
+    in ops.mlir (its variant's tables), for the tables ``names`` in order."""
     types = {k: f"tensor<{shape}x{et}>" for k, (shape, et) in table_shapes(plan).items()}
-    leg = [n for n in names if n != "twiddle"]
-    return {
+    values = {
         f"{fn}_table_params": ", ".join(f"%{n}: {types[n]}" for n in names),
         f"{fn}_table_args": ", ".join(f"%{n}" for n in names),
         f"{fn}_table_types": ", ".join(types[n] for n in names),
+    }
+    if fn not in ("synth", "analys"):  # the vector functions call synth / analys
+        return values
+    leg = plan.variant(f"leg_{fn}").tables
+    return {
+        **values,
         f"leg_{fn}_table_args": ", ".join(f"%{n}" for n in leg),
         f"leg_{fn}_table_types": ", ".join(types[n] for n in leg),
         f"leg_{fn}_bindings": "\n".join(
@@ -45,8 +50,9 @@ def _tables(plan, fn: str, names: tuple[str, ...]) -> dict[str, str]:
 
 def template_values(plan) -> dict:
     """The sizes every template may use (``${lmax}``, ``${npairs}``, ...), the tables of both
-    functions (``_tables``) and the plan's fingerprint (``Plan.fingerprint``)."""
-    return dict(
+    functions (``_tables``), the plan's fingerprint (``Plan.fingerprint``) and the scaling
+    of its coefficients (``_scaling``)."""
+    values = dict(
         **_tables(plan, "synth", plan.synth_tables),
         **_tables(plan, "analys", plan.analys_tables),
         **_tables(plan, "vsynth", plan.vsynth_tables),  # vector plans (codegen.vector)
@@ -64,6 +70,25 @@ def template_values(plan) -> dict:
         leg_synth_out="F",  # mlir/ops.mlir
         leg_synth_ws="F_ws",
     )
+    return {**values, **_scaling(plan, values)}
+
+
+# the placeholders of mlir/pipeline.mlir that may be empty, each on a line of its own that
+# goes with it (codegen.module.render): plans that need no scaling get the same text as
+# before the option existed
+OPTIONAL_SECTIONS = ("synth_scale", "analys_scale")
+
+
+def _scaling(plan, values: dict) -> dict[str, str]:
+    """The coefficients' scaling by the table ``qscale`` (mlir/qscale.mlir) in the plan's
+    normalisation and phase (``Plan.scaled``): ``synth_q`` the synthesis's argument,
+    ``analys_q`` the analysis's result, ``synth_scale`` / ``analys_scale`` the ops between
+    them and the Legendre dispatch; nothing for the kernels' own convention."""
+    if not plan.scaled:
+        return {"synth_q": "q", "analys_q": "q", "synth_scale": "", "analys_scale": ""}
+    sections = read_sections("qscale.mlir", values)
+    return {"synth_q": "q_in", "analys_q": "q_out", "synth_scale": sections["synth_scale"],
+            "analys_scale": sections["analys_scale"]}
 
 
 def split_sections(text: str, marker: str = "stage") -> dict[str, str]:

@@ -33,7 +33,7 @@ from ireesht.tables import TABLES_VERSION
 # The manifest's format; an artifact of another version is refused (rebuild it). 12: plans
 # carry their resolved kernel variants (``Plan.as_dict``) and are validated on load. 13: the
 # manifest's ``digest`` and ``tables_version``; modules carry their plan's fingerprint.
-# 14: plans carry ``transform`` ("scalar" or "vector").
+# 14: plans carry ``transform`` ("scalar" or "vector"), ``norm`` and ``csphase``.
 MANIFEST_VERSION = 14
 MANIFEST = "manifest.json"
 MAX_MANIFEST_BYTES = 2**20
@@ -43,7 +43,9 @@ _FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\.vmfb")
 # the order in which load() prefers artifacts when no target is asked for
 TARGET_PREFERENCE = ("cuda", "vulkan", "metal", "cpu")
 CONVENTIONS = {
-    "normalization": "orthonormal on the unit sphere, Condon-Shortley phase",
+    "normalization": "the plan's norm: 'ortho' orthonormal on the unit sphere, 'four_pi' 4 pi "
+                     "normalised, 'schmidt' Schmidt semi-normalised (as pyshtools); csphase: "
+                     "whether the harmonics carry the Condon-Shortley phase (-1)^m",
     "coefficients": "complex (..., nlm), packed m-major: index of (l, m) is m(2 lmax + 3 - m)/2 + (l - m)",
     "spatial": "real (..., nlat, nphi), colatitude increasing from the north pole, phi_j = 2 pi j / nphi",
     "real_fields": "Im q(l, 0) is ignored by synthesis and returned as 0 by analysis",

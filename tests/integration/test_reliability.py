@@ -393,6 +393,8 @@ def test_manifest_must_be_a_regular_file(saved, tmp_path):
     (("artifacts", 0, "plan", "variants", "leg_synth"), {"name": ["c"]},
      "artifacts[0].plan: plan.variants['leg_synth']"),
     (("artifacts", 0, "plan", "dtype"), {"a": 1}, "artifacts[0].plan: dtype={'a': 1}"),
+    (("artifacts", 0, "plan", "norm"), "4pi", "artifacts[0].plan: norm='4pi': expected one of"),
+    (("artifacts", 0, "plan", "csphase"), 1, "artifacts[0].plan: csphase=1: expected True or"),
     (("iree_compiler",), None, "iree_compiler=None: expected the IREE compiler's version"),
     (("artifacts", 0, "cpu_id"), 7, "artifacts[0].cpu_id=7: expected a string"),
 ])
