@@ -34,7 +34,7 @@ def table_shapes(plan) -> dict[str, tuple[str, str]]:
     p, nlm = plan.npairs, plan.nlm
     shapes = {"xtab": (f"{p}x4", ft), "seedtab": (f"{plan.mc * p}x2", ft),
               "polar": (f"{plan.mc}", ft), "coef": (f"{nlm}x4", ft), "stab": (f"{nlm}", ft),
-              "wtab": (f"{p}", ft), "twiddle": (f"{fourier.twiddle_rows(plan.nphi)}x2", ft),
+              "wtab": (f"{p}", ft), "twiddle": (f"{fourier.twiddle_rows(plan.nphi, plan.kernels)}x2", ft),
               "chain": (f"{ishioka.offset(plan.lmax, plan.mmax + 1)}x{ishioka.COLUMNS}", "f64")}
     steps = segment_steps(plan)
     if steps:
@@ -73,7 +73,7 @@ def device_tables(plan) -> dict[str, np.ndarray]:
     if "wtab" in want:
         # the 2 pi / nphi of the longitude quadrature is folded into the weights
         out["wtab"] = (g.weights[:p] * (2 * np.pi / plan.nphi)).astype(dt)
-    out["twiddle"] = fourier.twiddle(plan.nphi, dt, fourier.RADIX[plan.kernels])
+    out["twiddle"] = fourier.twiddle(plan.nphi, dt, plan.kernels)
     if "chain" in want:
         out["chain"] = ishioka.chain_table(plan.lmax, plan.mmax)
     if "restart" in want:
