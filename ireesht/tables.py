@@ -14,7 +14,7 @@ from ireesht.numerics import fourier, ishioka, legendre
 # The format of the tables: bump it when a table's content or layout changes for the same
 # plan. Modules carry it in their plan's fingerprint (``Plan.fingerprint``), so a module
 # compiled for other tables is refused when it loads, and cache entries miss.
-TABLES_VERSION = 1
+TABLES_VERSION = 2
 # MLIR element type of each plan dtype
 FLOAT_TYPES = {"float32": "f32", "float64": "f64"}
 

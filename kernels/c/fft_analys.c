@@ -35,10 +35,18 @@ static void analys_fft(const real* tw, const row_plan* pl, const real* frow, rea
   const real* re = out ? ws.br : ws.ar;
   const real* im = out ? ws.bi : ws.ai;
   // E_m = (Z_m + conj Z_{n-m}) / 2 (even samples), O_m = (Z_m - conj Z_{n-m}) / 2i (odd),
-  // F_m = E_m + exp(-2 pi i m / np) O_m; E and O are n-periodic, hence the mod.
-  for (int m = 0; m < mc; m++) {
-    int a = m % n, c = (n - a) % n;
-    real zr = re[a], zi = im[a], yr = re[c], yi = -im[c];
+  // F_m = E_m + exp(-2 pi i m / np) O_m; E and O are n-periodic: m = 0 and m = n (the
+  // Nyquist order, when mc = n + 1) take Z_0 and its own conjugate, 0 < m < n the loop
+  // without branches, which vectorises.
+  const int mid = mc < n ? mc : n;
+  for (int m = 0; m < mc; m += n) {  // m = 0, and m = n if mc > n
+    real wc = tw[2 * m], ws = -tw[2 * m + 1];
+    real er = re[0], or_ = im[0];  // E = Re Z_0, O = Im Z_0
+    Frow[2 * m] = er + wc * or_;
+    Frow[2 * m + 1] = ws * or_;
+  }
+  for (int m = 1; m < mid; m++) {
+    real zr = re[m], zi = im[m], yr = re[n - m], yi = -im[n - m];
     real er = (real)0.5 * (zr + yr), ei = (real)0.5 * (zi + yi);
     real dr = zr - yr, di = zi - yi;
     real or_ = (real)0.5 * di, oi = (real)-0.5 * dr;

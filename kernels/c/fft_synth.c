@@ -31,17 +31,19 @@ static void synth_fft(const real* tw, const row_plan* pl, const real* Frow, real
   }
   // With X the Hermitian spectrum (X_0 = Re F_0, X_m = F_m for 1 <= m <= M, else 0), the
   // even/odd samples have spectra X_k + conj X_{n-k} and exp(2 pi i k / np) (X_k -
-  // conj X_{n-k}); Z_k = even + i odd. n > M, so k = 0 has no conjugate partner.
-  for (int k = 0; k < n; k++) {
-    real xr = 0, xi = 0, cr = 0, ci = 0;
-    if (k <= mmax) {
-      xr = Frow[2 * k];
-      xi = k == 0 ? 0 : Frow[2 * k + 1];
-    }
-    if (k > 0 && n - k <= mmax) {
-      cr = Frow[2 * (n - k)];
-      ci = -Frow[2 * (n - k) + 1];
-    }
+  // conj X_{n-k}); Z_k = even + i odd. n > M, so k = 0 has no conjugate partner. X is
+  // staged zero-padded in (br, bi), free until the FFT, so that the loop over k has no
+  // branches and vectorises.
+  real* Xr = ws.br;
+  real* Xi = ws.bi;
+  for (int k = 0; k <= mmax; k++) {
+    Xr[k] = Frow[2 * k];
+    Xi[k] = Frow[2 * k + 1];
+  }
+  for (int k = mmax + 1; k < n; k++) Xr[k] = Xi[k] = 0;
+  re[0] = im[0] = Xr[0];  // k = 0: X_0 = Re F_0 (Im F_0 ignored), no partner: Z_0 = (1 + i) X_0
+  for (int k = 1; k < n; k++) {
+    real xr = Xr[k], xi = Xi[k], cr = Xr[n - k], ci = -Xi[n - k];
     real dr = xr - cr, di = xi - ci;
     real wc = tw[2 * k], ws = tw[2 * k + 1];
     real rr = wc * dr - ws * di, ri = wc * di + ws * dr;  // exp(2 pi i k / np) (x - xc)

@@ -104,6 +104,27 @@ INLINE void butterfly(const int R, real* ar, real* ai, real sgn) {
   }
 }
 
+// Butterfly k of the block whose inputs start at x0 (x[b + k + r nb]) and outputs at y0
+// (y[R b + k + r p]), its inputs rotated by (wr, wi)[(r - 1) p + k].
+INLINE void block_butterfly(const int R, const real* restrict x0r, const real* restrict x0i,
+                            real* restrict y0r, real* restrict y0i, int k, int nb, int p,
+                            const real* restrict wr, const real* restrict wi, real sgn) {
+  real ar[5], ai[5];
+  ar[0] = x0r[k];
+  ai[0] = x0i[k];
+  for (int r = 1; r < R; r++) {
+    real cr = x0r[k + r * nb], ci = x0i[k + r * nb];
+    real w_r = wr[(r - 1) * p + k], w_i = wi[(r - 1) * p + k];
+    ar[r] = cr * w_r - ci * w_i;
+    ai[r] = cr * w_i + ci * w_r;
+  }
+  butterfly(R, ar, ai, sgn);
+  for (int r = 0; r < R; r++) {
+    y0r[k + r * p] = ar[r];
+    y0i[k + r * p] = ai[r];
+  }
+}
+
 // One pass of radix R (a constant after inlining) over n points with sub-transform length
 // p, its rotations exp(sgn 2 pi i r k / (R p)) in (wr, wi)[(r - 1) p + k].
 INLINE void pass(const int R, const real* restrict xr, const real* restrict xi,
@@ -127,28 +148,25 @@ INLINE void pass(const int R, const real* restrict xr, const real* restrict xi,
     }
     return;
   }
-  for (int b = 0; b < nb; b += p) {
-    const real* restrict x0r = xr + b;
-    const real* restrict x0i = xi + b;
-    real* restrict y0r = yr + R * b;
-    real* restrict y0i = yi + R * b;
-    // x, y and w are distinct buffers (clang cannot see it through the block pointers)
+  // The butterflies of a block, k < p, vectorised: at the full width from p = W on; below
+  // it (the second pass, p = the first's radix) at 4 or 2 lanes, which the loop fills.
+  if (p >= W) {
+    for (int b = 0; b < nb; b += p) {
 #pragma clang loop vectorize(assume_safety)
-    for (int k = 0; k < p; k++) {
-      real ar[5], ai[5];
-      ar[0] = x0r[k];
-      ai[0] = x0i[k];
-      for (int r = 1; r < R; r++) {
-        real cr = x0r[k + r * nb], ci = x0i[k + r * nb];
-        real w_r = wr[(r - 1) * p + k], w_i = wi[(r - 1) * p + k];
-        ar[r] = cr * w_r - ci * w_i;
-        ai[r] = cr * w_i + ci * w_r;
-      }
-      butterfly(R, ar, ai, sgn);
-      for (int r = 0; r < R; r++) {
-        y0r[k + r * p] = ar[r];
-        y0i[k + r * p] = ai[r];
-      }
+      for (int k = 0; k < p; k++) block_butterfly(R, xr + b, xi + b, yr + R * b, yi + R * b, k,
+                                                  nb, p, wr, wi, sgn);
+    }
+  } else if (p >= 4) {
+    for (int b = 0; b < nb; b += p) {
+#pragma clang loop vectorize(assume_safety) vectorize_width(4)
+      for (int k = 0; k < p; k++) block_butterfly(R, xr + b, xi + b, yr + R * b, yi + R * b, k,
+                                                  nb, p, wr, wi, sgn);
+    }
+  } else {
+    for (int b = 0; b < nb; b += p) {
+#pragma clang loop vectorize(assume_safety) vectorize_width(2)
+      for (int k = 0; k < p; k++) block_butterfly(R, xr + b, xi + b, yr + R * b, yi + R * b, k,
+                                                  nb, p, wr, wi, sgn);
     }
   }
 }
