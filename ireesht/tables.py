@@ -34,7 +34,8 @@ def table_shapes(plan) -> dict[str, tuple[str, str]]:
     p, nlm = plan.npairs, plan.nlm
     shapes = {"xtab": (f"{p}x4", ft), "seedtab": (f"{plan.mc * p}x2", ft),
               "polar": (f"{plan.mc}", ft), "coef": (f"{nlm}x4", ft), "stab": (f"{nlm}", ft),
-              "wtab": (f"{p}", ft), "twiddle": (f"{fourier.twiddle_rows(plan.nphi, plan.kernels)}x2", ft),
+              "wtab": (f"{p}", ft),
+              "twiddle": (f"{fourier.twiddle_rows(plan.nphi, plan.kernels)}x2", ft),
               "chain": (f"{ishioka.offset(plan.lmax, plan.mmax + 1)}x{ishioka.COLUMNS}", "f64")}
     steps = segment_steps(plan)
     if steps:
@@ -50,7 +51,7 @@ def device_tables(plan) -> dict[str, np.ndarray]:
     of order m and pair p in row m npairs + p (``legendre.seed_table``); ``polar (mc,)`` the
     pairs next to the pole that order m may skip; ``coef (nlm, 4)`` (A, B, C, E) and ``stab
     (nlm,)`` of the float32 scheme; ``wtab (npairs,)`` the quadrature weights times 2 pi /
-    nphi; ``twiddle`` (``fourier.twiddle``, its pass rows those of the plan's family);
+    nphi; ``twiddle`` (``fourier.twiddle``, in the layout of the plan's kernel family);
     ``chain`` (``ishioka.chain_table``); ``restart_rows``, ``restart`` (``restart_tables``).
     """
     want = names(plan)
