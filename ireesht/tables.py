@@ -14,7 +14,7 @@ from ireesht.numerics import fourier, ishioka, legendre, normalization, vector
 # The format of the tables: bump it when a table's content or layout changes for the same
 # plan. Modules carry it in their plan's fingerprint (``Plan.fingerprint``), so a module
 # compiled for other tables is refused when it loads, and cache entries miss.
-TABLES_VERSION = 1
+TABLES_VERSION = 2
 # MLIR element type of each plan dtype
 FLOAT_TYPES = {"float32": "f32", "float64": "f64"}
 
@@ -35,7 +35,8 @@ def table_shapes(plan) -> dict[str, tuple[str, str]]:
     p, nlm = plan.npairs, plan.nlm
     shapes = {"xtab": (f"{p}x4", ft), "seedtab": (f"{plan.mc * p}x2", ft),
               "polar": (f"{plan.mc}", ft), "coef": (f"{nlm}x4", ft), "stab": (f"{nlm}", ft),
-              "wtab": (f"{p}", ft), "twiddle": (f"{fourier.twiddle_rows(plan.nphi)}x2", ft),
+              "wtab": (f"{p}", ft),
+              "twiddle": (f"{fourier.twiddle_rows(plan.nphi, plan.kernels)}x2", ft),
               "chain": (f"{ishioka.offset(plan.lmax, plan.mmax + 1)}x{ishioka.COLUMNS}", "f64"),
               "qscale": (f"{nlm}", ft)}
     if plan.transform == "vector":
@@ -56,7 +57,7 @@ def device_tables(plan) -> dict[str, np.ndarray]:
     of order m and pair p in row m npairs + p (``legendre.seed_table``); ``polar (mc,)`` the
     pairs next to the pole that order m may skip; ``coef (nlm, 4)`` (A, B, C, E) and ``stab
     (nlm,)`` of the float32 scheme; ``wtab (npairs,)`` the quadrature weights times 2 pi /
-    nphi; ``twiddle`` (``fourier.twiddle``, its pass rows those of the plan's family);
+    nphi; ``twiddle`` (``fourier.twiddle``, in the layout of the plan's kernel family);
     ``chain`` (``ishioka.chain_table``); ``restart_rows``, ``restart`` (``restart_tables``);
     ``qscale (nlm,)`` the coefficients' normalisation and phase (``normalization.factors``).
     """
@@ -80,7 +81,7 @@ def device_tables(plan) -> dict[str, np.ndarray]:
     if "wtab" in want:
         # the 2 pi / nphi of the longitude quadrature is folded into the weights
         out["wtab"] = (g.weights[:p] * (2 * np.pi / plan.nphi)).astype(dt)
-    out["twiddle"] = fourier.twiddle(plan.nphi, dt, fourier.RADIX[plan.kernels])
+    out["twiddle"] = fourier.twiddle(plan.nphi, dt, plan.kernels)
     if "chain" in want:
         out["chain"] = ishioka.chain_table(plan.lmax, plan.mmax)
     if "restart" in want:

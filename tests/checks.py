@@ -20,8 +20,10 @@ BOUNDS = {"float32": (2e-6, 2.5e-6), "float64": (1e-12, 1e-12)}
 PLAN_SHAPES = [
     (40, 17, None, None, "gauss"),      # mmax < lmax
     (31, 31, 45, 64, "gauss"),          # nlat > lmax + 1, odd nlat
-    (30, 30, 31, 62, "gauss"),          # odd nlat, non-power-of-two nphi (direct DFT)
-    (20, 12, 22, 30, "gauss"),          # nphi 2 3 5 (radix 3, 5 FFT in the MLIR family), mmax < lmax
+    (30, 30, 31, 62, "gauss"),          # odd nlat, nphi / 2 prime (Bluestein in C and WGSL)
+    (20, 12, 22, 30, "gauss"),          # nphi 2 3 5 (radix 3, 5 FFT), mmax < lmax
+    (89, 89, 90, 180, "gauss"),         # nphi 2^2 3^2 5: every radix of C and WGSL
+    (40, 40, 41, 97, "gauss"),          # odd prime nphi (C and WGSL: odd row, Bluestein)
     (24, 24, 49, 50, "equiangular"),    # exact equiangular (nlat >= 2 lmax + 1), odd, poles
     (32, 32, 66, 128, "equiangular"),   # even equiangular nlat
 ]

@@ -68,8 +68,10 @@ def _buffer(name: str, shape: str, dynamic: bool, ft: str) -> list[str]:
 
 
 def _executable(stage: str, obj: str, ft: str, buffers: list[tuple[str, str, bool]],
-                consts: list[str], grid: tuple[str, str]) -> str:
-    """A ``stream.executable`` with one export ``@<stage>`` that calls ``sht_<stage>``.
+                consts: list[str], grid: tuple[str, str], symbol: str = "") -> str:
+    """A ``stream.executable`` ``@c_<symbol>`` with one export ``@<symbol>`` that calls
+    ``sht_<stage>`` (``symbol``: the stage's name, or another where a module holds several
+    executables of one stage: their exports share one namespace once linked).
 
     ft: the element type (f32, f64); buffers: (name, shape, dynamic batch) in binding order,
     the result last; consts: the i32 push constants; grid: (MLIR defining ``%gx`` and maybe
@@ -88,13 +90,14 @@ def _executable(stage: str, obj: str, ft: str, buffers: list[tuple[str, str, boo
     params = ", ".join([f"%{n}: !stream.binding" for n, _, _ in buffers]
                        + [f"%{c}: i32" for c in consts] + ["%b: index"])
     grid_lines, gy = grid
+    symbol = symbol or stage
     ind = "\n          "
     return f"""
-  stream.executable private @c_{stage} attributes {{
+  stream.executable private @c_{symbol} attributes {{
     hal.executable.objects = #hal.executable.objects<{{
       #cpu_obj = [#hal.executable.object<{{path = "{obj}"}}>]}}>
   }} {{
-    stream.executable.export public @{stage} workgroups(%b: index) -> (index, index, index) {{
+    stream.executable.export public @{symbol} workgroups(%b: index) -> (index, index, index) {{
       {grid_lines}
       %one = arith.constant 1 : index
       stream.return %gx, {gy}, %one : index, index, index
@@ -102,7 +105,7 @@ def _executable(stage: str, obj: str, ft: str, buffers: list[tuple[str, str, boo
     builtin.module {{
       func.func private @sht_{stage}({sig})
           attributes {{hal.import.static, llvm.bareptr = true}}
-      func.func @{stage}({params}) {{
+      func.func @{symbol}({params}) {{
           %c0 = arith.constant 0 : index
           %wx = stream.dispatch.workgroup.id[0] : index
           %wy = stream.dispatch.workgroup.id[1] : index

@@ -63,7 +63,7 @@ def template_values(plan) -> dict:
         mmax=plan.mmax,
         nlat=plan.nlat,
         nphi=plan.nphi,
-        ntw=fourier.twiddle_rows(plan.nphi),
+        ntw=fourier.twiddle_rows(plan.nphi, plan.kernels),
         npairs=plan.npairs,
         mc=plan.mc,
         nlm=plan.nlm,

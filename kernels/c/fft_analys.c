@@ -1,26 +1,52 @@
 // Fourier analysis, stage `fft_analys` of the CPU family (kernels/c/README.md): f -> F,
 //   F[b][i][m] = sum_j f[b][i][j] exp(-i m 2 pi j / NP),  m = 0..M   (raw DFT, no 1/NP).
-// One work item per row (i, b).
-//  * NP a power of two, 4 <= NP <= 2 HALF: the row as NP/2 complex values
-//    z_n = f_2n + i f_2n+1, an NP/2-point Stockham FFT, then split into the real row's spectrum.
-//  * other NP: band-limited direct DFT of the mc needed outputs, O(NP mc).
+// One work item per row (i, b). The table's header (fourier.row_fft) picks the path:
+//  * NP even: the row as n = NP/2 complex values z_t = f_2t + i f_2t+1, the row DFT
+//    (sht_fft.h: mixed-radix Stockham FFT, or Bluestein's convolution for n with a prime
+//    factor > 5), then split into the real row's spectrum.
+//  * NP odd: the row as n = NP complex values f_t + 0 i and the row DFT.
+//  * no FFT (n = 0: NP > 4096, or Bluestein's m > 2048): band-limited direct DFT of the mc
+//    needed outputs, O(NP mc).
 #include "sht_fft.h"
 
-static void analys_fft(const real* tw, const real* frow, real* Frow, int np, int mc) {
+static void analys_fft(const real* tw, const row_plan* pl, const real* frow, real* Frow,
+                       int np, int mc) {
   fft_ws ws;
-  const int n = np >> 1;
+  const int n = pl->n;
+  if (np & 1) {
+    for (int t = 0; t < n; t++) {
+      ws.ar[t] = frow[t];
+      ws.ai[t] = 0;
+    }
+    int out = row_dft(&ws, pl, -1);
+    const real* re = out ? ws.br : ws.ar;
+    const real* im = out ? ws.bi : ws.ai;
+    for (int m = 0; m < mc; m++) {  // mc <= (n + 1) / 2
+      Frow[2 * m] = re[m];
+      Frow[2 * m + 1] = im[m];
+    }
+    return;
+  }
   for (int t = 0; t < n; t++) {  // z_t = f_2t + i f_2t+1
     ws.ar[t] = frow[2 * t];
     ws.ai[t] = frow[2 * t + 1];
   }
-  int out = fft(&ws, n, np, tw, -1);
+  int out = row_dft(&ws, pl, -1);
   const real* re = out ? ws.br : ws.ar;
   const real* im = out ? ws.bi : ws.ai;
   // E_m = (Z_m + conj Z_{n-m}) / 2 (even samples), O_m = (Z_m - conj Z_{n-m}) / 2i (odd),
-  // F_m = E_m + exp(-2 pi i m / np) O_m; E and O are n-periodic, hence the masks.
-  for (int m = 0; m < mc; m++) {
-    int a = m & (n - 1), c = (n - m) & (n - 1);
-    real zr = re[a], zi = im[a], yr = re[c], yi = -im[c];
+  // F_m = E_m + exp(-2 pi i m / np) O_m; E and O are n-periodic: m = 0 and m = n (the
+  // Nyquist order, when mc = n + 1) take Z_0 and its own conjugate, 0 < m < n the loop
+  // without branches, which vectorises.
+  const int mid = mc < n ? mc : n;
+  for (int m = 0; m < mc; m += n) {  // m = 0, and m = n if mc > n
+    real wc = tw[2 * m], ws = -tw[2 * m + 1];
+    real er = re[0], or_ = im[0];  // E = Re Z_0, O = Im Z_0
+    Frow[2 * m] = er + wc * or_;
+    Frow[2 * m + 1] = ws * or_;
+  }
+  for (int m = 1; m < mid; m++) {
+    real zr = re[m], zi = im[m], yr = re[n - m], yi = -im[n - m];
     real er = (real)0.5 * (zr + yr), ei = (real)0.5 * (zi + yi);
     real dr = zr - yr, di = zi - yi;
     real or_ = (real)0.5 * di, oi = (real)-0.5 * dr;
@@ -61,6 +87,7 @@ void sht_fft_analys(const real* twiddle, size_t twiddle_o, const real* f, size_t
   const real* frow = f + f_o + row * (size_t)NP;
   real* Frow = F + F_o + 2 * row * (size_t)mc;
   twiddle += twiddle_o;
-  if (use_fft(NP)) analys_fft(twiddle, frow, Frow, NP, mc);
+  row_plan pl = read_plan(twiddle, NP);
+  if (pl.n) analys_fft(twiddle, &pl, frow, Frow, NP, mc);
   else analys_direct(twiddle, frow, Frow, NP, mc);
 }

@@ -33,7 +33,7 @@ INLINE void analys_sums(analys_ws* ws, int v, vr ys[SPAN][KV], int cnt, const in
 INLINE void analys_item(const real* xtab, const real* seedtab,
                         const real* coef, const real* stab, const real* wtab, const real* F,
                         real* q, int L, int M, int NL, int npairs, int nlm, int B, int m,
-                        int b0, const int NF) {
+                        int b0, int skip, const int NF) {
   analys_ws ws;
   const size_t mc = (size_t)M + 1;
   const size_t mstart = (size_t)m * (2 * (size_t)L + 3 - m) / 2;
@@ -43,7 +43,9 @@ INLINE void analys_item(const real* xtab, const real* seedtab,
       real* qq = q + 2 * ((size_t)(b0 + f) * nlm + mstart + j);
       qq[0] = qq[1] = 0;
     }
-  for (size_t p0 = 0; p0 < (size_t)npairs; p0 += SBV * W) {
+  // the pairs next to the pole that order m skips (polar[m]) add nothing: their values lie
+  // far below what the recurrence counts (ireesht/numerics/legendre.py polar_rows)
+  for (size_t p0 = (size_t)skip; p0 < (size_t)npairs; p0 += SBV * W) {
     int nv = (int)min_sz(SBV, ((size_t)npairs - p0 + W - 1) / W);
     nv = (nv + KV - 1) / KV * KV;  // whole groups; the extra lanes have weight 0
     sb_init(&ws.s, xtab, seedtab, m, p0, nv, npairs);
@@ -87,25 +89,27 @@ INLINE void analys_item(const real* xtab, const real* seedtab,
 
 __attribute__((noinline)) static void analys_nf1(const real* xtab, const real* seedtab,
     const real* coef, const real* stab, const real* wtab, const real* F,
-    real* q, int L, int M, int NL, int npairs, int nlm, int B, int m, int b0) {
-  analys_item(xtab, seedtab, coef, stab, wtab, F, q, L, M, NL, npairs, nlm, B, m, b0, 1);
+    real* q, int L, int M, int NL, int npairs, int nlm, int B, int m, int b0, int skip) {
+  analys_item(xtab, seedtab, coef, stab, wtab, F, q, L, M, NL, npairs, nlm, B, m, b0, skip,
+              1);
 }
 
 __attribute__((noinline)) static void analys_nf2(const real* xtab, const real* seedtab,
     const real* coef, const real* stab, const real* wtab, const real* F,
-    real* q, int L, int M, int NL, int npairs, int nlm, int B, int m, int b0) {
-  analys_item(xtab, seedtab, coef, stab, wtab, F, q, L, M, NL, npairs, nlm, B, m, b0, 2);
+    real* q, int L, int M, int NL, int npairs, int nlm, int B, int m, int b0, int skip) {
+  analys_item(xtab, seedtab, coef, stab, wtab, F, q, L, M, NL, npairs, nlm, B, m, b0, skip,
+              2);
 }
 
 __attribute__((noinline)) static void analys_nf4(const real* xtab, const real* seedtab,
     const real* coef, const real* stab, const real* wtab, const real* F,
-    real* q, int L, int M, int NL, int npairs, int nlm, int B, int m, int b0) {
-  analys_item(xtab, seedtab, coef, stab, wtab, F, q, L, M, NL, npairs, nlm, B, m, b0, 4);
+    real* q, int L, int M, int NL, int npairs, int nlm, int B, int m, int b0, int skip) {
+  analys_item(xtab, seedtab, coef, stab, wtab, F, q, L, M, NL, npairs, nlm, B, m, b0, skip,
+              4);
 }
 
 // Entry point: buffers as (base, element offset) pairs, then the push constants of the
-// stage, then the work item (m, chunk). polar is bound but unread: this family skips no
-// polar rows.
+// stage, then the work item (m, chunk).
 void sht_leg_analys(const real* xtab, size_t xtab_o, const real* seedtab, size_t seedtab_o,
                     const real* polar, size_t polar_o, const real* coef, size_t coef_o,
                     const real* stab, size_t stab_o, const real* wtab, size_t wtab_o,
@@ -117,7 +121,15 @@ void sht_leg_analys(const real* xtab, size_t xtab_o, const real* seedtab, size_t
   if (nf <= 0 || (int)m > M) return;
   xtab += xtab_o; seedtab += seedtab_o; coef += coef_o; stab += stab_o;
   wtab += wtab_o; F += F_o; q += q_o;
-  if (nf == 1) analys_nf1(xtab, seedtab, coef, stab, wtab, F, q, L, M, NL, npairs, nlm, B, (int)m, b0);
-  else if (nf == 2) analys_nf2(xtab, seedtab, coef, stab, wtab, F, q, L, M, NL, npairs, nlm, B, (int)m, b0);
-  else analys_nf4(xtab, seedtab, coef, stab, wtab, F, q, L, M, NL, npairs, nlm, B, (int)m, b0);
+  int skip = (int)polar[polar_o + m];  // an exact small integer in the table's float
+  if (skip > npairs) skip = npairs;
+  if (nf == 1)
+    analys_nf1(xtab, seedtab, coef, stab, wtab, F, q, L, M, NL, npairs, nlm, B, (int)m, b0,
+               skip);
+  else if (nf == 2)
+    analys_nf2(xtab, seedtab, coef, stab, wtab, F, q, L, M, NL, npairs, nlm, B, (int)m, b0,
+               skip);
+  else
+    analys_nf4(xtab, seedtab, coef, stab, wtab, F, q, L, M, NL, npairs, nlm, B, (int)m, b0,
+               skip);
 }

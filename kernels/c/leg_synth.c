@@ -44,13 +44,22 @@ INLINE void synth_sums(synth_ws* ws, int v, vr ys[SPAN][KV], int cnt, const int 
 
 INLINE void synth_item(const real* xtab, const real* seedtab,
                        const real* coef, const real* stab, const real* q, real* F, int L,
-                       int M, int NL, int npairs, int nlm, int B, int m, int b0,
+                       int M, int NL, int npairs, int nlm, int B, int m, int b0, int skip,
                        const int NF) {
   synth_ws ws;
   const size_t mc = (size_t)M + 1;
   const size_t mstart = (size_t)m * (2 * (size_t)L + 3 - m) / 2;
   const int nl = L + 1 - m;
-  for (size_t p0 = 0; p0 < (size_t)npairs; p0 += SBV * W) {
+  // the pairs next to the pole that order m skips (polar[m]) hold F = 0: their values lie
+  // far below what the recurrence counts (ireesht/numerics/legendre.py polar_rows)
+  for (size_t in = 0; in < (size_t)skip; in++) {
+    size_t is = (size_t)NL - 1 - in;
+    for (int f = 0; f < NF && b0 + f < B; f++) {
+      real* Fb = F + 2 * ((size_t)(b0 + f) * NL * mc + m);
+      Fb[2 * in * mc] = Fb[2 * in * mc + 1] = Fb[2 * is * mc] = Fb[2 * is * mc + 1] = 0;
+    }
+  }
+  for (size_t p0 = (size_t)skip; p0 < (size_t)npairs; p0 += SBV * W) {
     int nv = (int)min_sz(SBV, ((size_t)npairs - p0 + W - 1) / W);
     nv = (nv + KV - 1) / KV * KV;  // whole groups; the extra lanes are clamped pairs
     sb_init(&ws.s, xtab, seedtab, m, p0, nv, npairs);
@@ -93,25 +102,24 @@ INLINE void synth_item(const real* xtab, const real* seedtab,
 
 __attribute__((noinline)) static void synth_nf1(const real* xtab, const real* seedtab,
     const real* coef, const real* stab, const real* q, real* F, int L,
-    int M, int NL, int npairs, int nlm, int B, int m, int b0) {
-  synth_item(xtab, seedtab, coef, stab, q, F, L, M, NL, npairs, nlm, B, m, b0, 1);
+    int M, int NL, int npairs, int nlm, int B, int m, int b0, int skip) {
+  synth_item(xtab, seedtab, coef, stab, q, F, L, M, NL, npairs, nlm, B, m, b0, skip, 1);
 }
 
 __attribute__((noinline)) static void synth_nf2(const real* xtab, const real* seedtab,
     const real* coef, const real* stab, const real* q, real* F, int L,
-    int M, int NL, int npairs, int nlm, int B, int m, int b0) {
-  synth_item(xtab, seedtab, coef, stab, q, F, L, M, NL, npairs, nlm, B, m, b0, 2);
+    int M, int NL, int npairs, int nlm, int B, int m, int b0, int skip) {
+  synth_item(xtab, seedtab, coef, stab, q, F, L, M, NL, npairs, nlm, B, m, b0, skip, 2);
 }
 
 __attribute__((noinline)) static void synth_nf4(const real* xtab, const real* seedtab,
     const real* coef, const real* stab, const real* q, real* F, int L,
-    int M, int NL, int npairs, int nlm, int B, int m, int b0) {
-  synth_item(xtab, seedtab, coef, stab, q, F, L, M, NL, npairs, nlm, B, m, b0, 4);
+    int M, int NL, int npairs, int nlm, int B, int m, int b0, int skip) {
+  synth_item(xtab, seedtab, coef, stab, q, F, L, M, NL, npairs, nlm, B, m, b0, skip, 4);
 }
 
 // Entry point: buffers as (base, element offset) pairs, then the push constants of the
-// stage, then the work item (m, chunk). polar is bound but unread: this family skips no
-// polar rows.
+// stage, then the work item (m, chunk).
 void sht_leg_synth(const real* xtab, size_t xtab_o, const real* seedtab, size_t seedtab_o,
                    const real* polar, size_t polar_o, const real* coef, size_t coef_o,
                    const real* stab, size_t stab_o, const real* q, size_t q_o, real* F,
@@ -122,7 +130,12 @@ void sht_leg_synth(const real* xtab, size_t xtab_o, const real* seedtab, size_t 
   if (nf <= 0 || (int)m > M) return;
   xtab += xtab_o; seedtab += seedtab_o; coef += coef_o; stab += stab_o;
   q += q_o; F += F_o;
-  if (nf == 1) synth_nf1(xtab, seedtab, coef, stab, q, F, L, M, NL, npairs, nlm, B, (int)m, b0);
-  else if (nf == 2) synth_nf2(xtab, seedtab, coef, stab, q, F, L, M, NL, npairs, nlm, B, (int)m, b0);
-  else synth_nf4(xtab, seedtab, coef, stab, q, F, L, M, NL, npairs, nlm, B, (int)m, b0);
+  int skip = (int)polar[polar_o + m];  // an exact small integer in the table's float
+  if (skip > npairs) skip = npairs;
+  if (nf == 1)
+    synth_nf1(xtab, seedtab, coef, stab, q, F, L, M, NL, npairs, nlm, B, (int)m, b0, skip);
+  else if (nf == 2)
+    synth_nf2(xtab, seedtab, coef, stab, q, F, L, M, NL, npairs, nlm, B, (int)m, b0, skip);
+  else
+    synth_nf4(xtab, seedtab, coef, stab, q, F, L, M, NL, npairs, nlm, B, (int)m, b0, skip);
 }

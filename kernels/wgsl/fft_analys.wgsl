@@ -6,16 +6,18 @@
 // FFT passes, ireesht/numerics/fourier.py), 1 f [B][NL][NP] f32, 2 F [B][NL][mc] vec2
 // push constants NL, NP, mc, B; grid (NL, B, 1); entry point `main`.
 //
-// One entry point; the path is chosen from NP at run time. The branch is uniform (push
-// constants only), so it costs no divergence and keeps the pipeline at one dispatch/stage.
-//  * FAST, NP a power of two with 4 <= NP <= 4096: the row is packed as NP/2 complex values
-//    z_n = f_2n + i f_2n+1, transformed by an NP/2-point Stockham FFT in workgroup memory
-//    (one radix-2 pass when log2(NP/2) is odd, then radix-4 passes), and split into the
-//    spectrum of the real row. About (NP/2) log2(NP/2) work instead of NP * mc.
-//  * DIRECT, every other NP (NP > 2M): band-limited DFT, only the mc needed outputs,
-//    twiddle[(m j) mod NP] with the index advanced incrementally (no 32-bit overflow).
-//    When mc is small, S lanes per m split the j sum so that all threads work, then a
-//    tree reduction joins them.
+// One entry point; the path is chosen at run time from the table's header (the row FFT's
+// plan, ireesht/numerics/fourier.py row_fft). The branch is uniform (the same table row
+// for every thread), so it costs no divergence and keeps the pipeline at one dispatch/stage.
+//  * FAST, NP even: the row is packed as n = NP/2 complex values z_t = f_2t + i f_2t+1,
+//    transformed by the row DFT in workgroup memory (fft_core.wgsli: mixed-radix Stockham
+//    FFT of radices 2, 3, 4, 5, or Bluestein's convolution when n has a prime factor > 5),
+//    and split into the spectrum of the real row. About n log n work instead of NP * mc.
+//    NP odd: the row as n = NP complex values f_t + 0 i and the row DFT.
+//  * DIRECT, no FFT (NP > 4096, or Bluestein's m > 2048): band-limited DFT, only the mc
+//    needed outputs, twiddle[(m j) mod NP] with the index advanced incrementally (no
+//    32-bit overflow). When mc is small, S lanes per m split the j sum so that all threads
+//    work, then a tree reduction joins them.
 //
 // Long sums are written out 32 terms per loop iteration: lavapipe (Mesa 22 llvmpipe) ends
 // all loops of an invocation after 65535 iterations in total, silently. Both paths stay
@@ -47,25 +49,36 @@ const SMAX: u32 = 64u;  // most lanes per m: 32 SMAX = TILE
 
 //! include fft_core.wgsli
 
-fn analys_fft(fbase: u32, Fbase: u32, np: u32, mc: u32, tid: u32) {
-  let n = np >> 1u;
+fn analys_fft(pl: RowPlan, fbase: u32, Fbase: u32, np: u32, mc: u32, tid: u32) {
+  let n = pl.n;
+  if ((np & 1u) == 1u) {
+    for (var t = tid; t < np; t += WG) {
+      st(t, vec2<f32>(f[fbase + t], 0.0));
+    }
+    workgroupBarrier();
+    row_dft(pl, np, -1.0, tid);
+    for (var m = tid; m < mc; m += WG) {  // mc <= (n + 1) / 2
+      F[Fbase + m] = ld(m);
+    }
+    return;
+  }
   // Coalesced row read, de-interleaved into z_n = f_2n + i f_2n+1.
   for (var t = tid; t < np; t += WG) {
     sm[(t >> 1u) + (t & 1u) * HALF] = f[fbase + t];
   }
   workgroupBarrier();
-  fft(n, np, -1.0, tid);
+  row_dft(pl, np, -1.0, tid);
   // Split: E_m = (Z_m + conj Z_{n-m}) / 2 (even samples), O_m = (Z_m - conj Z_{n-m}) / 2i
-  // (odd samples), F_m = E_m + exp(-2 pi i m / np) O_m. E, O are n-periodic, so the masked
-  // indices give the right (aliased) values even for m >= n.
+  // (odd samples), F_m = E_m + exp(-2 pi i m / np) O_m. E, O are n-periodic, hence the mod.
   for (var m = tid; m < mc; m += WG) {
-    let z = ld(m & (n - 1u));
-    let y = ld((n - m) & (n - 1u));
+    let a = m % n;
+    let z = ld(a);
+    let y = ld((n - a) % n);
     let zc = vec2<f32>(y.x, -y.y);
     let e = 0.5 * (z + zc);
     let d = z - zc;
     let o = 0.5 * vec2<f32>(d.y, -d.x);
-    F[Fbase + m] = e + cmul(rot(m & (np - 1u), -1.0), o);
+    F[Fbase + m] = e + cmul(rot(m % np, -1.0), o);
   }
 }
 
@@ -159,8 +172,9 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>,
   let np = pc.NP;
   let mc = pc.mc;
   let row = wg.y * pc.NL + wg.x;
-  if ((np & (np - 1u)) == 0u && np >= 4u && np <= 2u * HALF) {
-    analys_fft(row * np, row * mc, np, mc, tid);
+  let pl = read_plan(np);
+  if (pl.n > 0u) {
+    analys_fft(pl, row * np, row * mc, np, mc, tid);
   } else {
     analys_direct(row * np, row * mc, np, mc, tid);
   }

@@ -6,15 +6,18 @@
 // FFT passes, ireesht/numerics/fourier.py), 1 F [B][NL][mc] vec2, 2 f [B][NL][NP] f32
 // push constants NL, NP, mc, B; grid (NL, B, 1); entry point `main`.
 //
-// One entry point; the path is chosen from NP at run time. The branch is uniform (push
-// constants only), so it costs no divergence and keeps the pipeline at one dispatch/stage.
-//  * FAST, NP a power of two with 4 <= NP <= 4096: the Hermitian spectrum (F_0..F_M, zero
-//    above M) is folded into the NP/2-point complex spectrum Z_k of z_n = f_2n + i f_2n+1,
-//    inverted by an NP/2-point Stockham FFT in workgroup memory (one radix-2 pass when
-//    log2(NP/2) is odd, then radix-4 passes) and written out interleaved.
-//  * DIRECT, every other NP (NP > 2M): band-limited sum over the mc coefficients for each
-//    of the NP points, twiddle[(m j) mod NP] with the index advanced incrementally (no
-//    32-bit overflow); threads own points j, the F row is staged in workgroup memory.
+// One entry point; the path is chosen at run time from the table's header (the row FFT's
+// plan, ireesht/numerics/fourier.py row_fft). The branch is uniform (the same table row
+// for every thread), so it costs no divergence and keeps the pipeline at one dispatch/stage.
+//  * FAST, NP even: the Hermitian spectrum (F_0..F_M, zero above M) is folded into the
+//    n = NP/2-point complex spectrum Z_k of z_t = f_2t + i f_2t+1, inverted by the row DFT
+//    in workgroup memory (fft_core.wgsli: mixed-radix Stockham FFT of radices 2, 3, 4, 5,
+//    or Bluestein's convolution when n has a prime factor > 5) and written out interleaved.
+//    NP odd: the n = NP-point Hermitian spectrum, inverted by the row DFT; f = Re z.
+//  * DIRECT, no FFT (NP > 4096, or Bluestein's m > 2048): band-limited sum over the mc
+//    coefficients for each of the NP points, twiddle[(m j) mod NP] with the index advanced
+//    incrementally (no 32-bit overflow); threads own points j, the F row is staged in
+//    workgroup memory.
 //
 // Long sums are written out 32 terms per loop iteration: lavapipe (Mesa 22 llvmpipe) ends
 // all loops of an invocation after 65535 iterations in total, silently. Both paths stay
@@ -45,9 +48,30 @@ const TILE: u32 = 2048u;  // HALF
 
 //! include fft_core.wgsli
 
-fn synth_fft(Fbase: u32, fbase: u32, np: u32, mc: u32, tid: u32) {
-  let n = np >> 1u;
+fn synth_fft(pl: RowPlan, Fbase: u32, fbase: u32, np: u32, mc: u32, tid: u32) {
+  let n = pl.n;
   let mmax = mc - 1u;
+  if ((np & 1u) == 1u) {
+    // Z_0 = Re F_0, Z_k = F_k and Z_(n-k) = conj F_k for 1 <= k <= M < n / 2
+    for (var k = tid; k < n; k += WG) {
+      var z = vec2<f32>(0.0, 0.0);
+      if (k == 0u) {
+        z = vec2<f32>(F[Fbase].x, 0.0);
+      } else if (k <= mmax) {
+        z = F[Fbase + k];
+      } else if (n - k <= mmax) {
+        let v = F[Fbase + n - k];
+        z = vec2<f32>(v.x, -v.y);
+      }
+      st(k, z);
+    }
+    workgroupBarrier();
+    row_dft(pl, np, 1.0, tid);
+    for (var t = tid; t < np; t += WG) {
+      f[fbase + t] = sm[t];
+    }
+    return;
+  }
   // With X the Hermitian spectrum (X_0 = Re F_0, X_m = F_m for 1 <= m <= M, else 0) and
   // X_n = 0 (np > 2M), the even/odd samples have spectra X_k + conj X_{n-k} and
   // exp(2 pi i k / np) (X_k - conj X_{n-k}); Z_k = even + i odd, unnormalised.
@@ -68,7 +92,7 @@ fn synth_fft(Fbase: u32, fbase: u32, np: u32, mc: u32, tid: u32) {
     st(k, x + xc + vec2<f32>(-c.y, c.x));
   }
   workgroupBarrier();
-  fft(n, np, 1.0, tid);
+  row_dft(pl, np, 1.0, tid);
   // Re-interleave f_2n = Re z_n, f_2n+1 = Im z_n with a coalesced row write.
   for (var t = tid; t < np; t += WG) {
     f[fbase + t] = sm[(t >> 1u) + (t & 1u) * HALF];
@@ -146,8 +170,9 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>,
   let np = pc.NP;
   let mc = pc.mc;
   let row = wg.y * pc.NL + wg.x;
-  if ((np & (np - 1u)) == 0u && np >= 4u && np <= 2u * HALF) {
-    synth_fft(row * mc, row * np, np, mc, tid);
+  let pl = read_plan(np);
+  if (pl.n > 0u) {
+    synth_fft(pl, row * mc, row * np, np, mc, tid);
   } else {
     synth_direct(row * mc, row * np, np, mc, tid);
   }

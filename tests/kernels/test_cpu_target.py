@@ -49,6 +49,20 @@ def test_plan_shapes_match_reference(rng, lmax, mmax, nlat, nphi, grid):
     check_plan(ireesht.compile(lmax, mmax, nlat, nphi, grid, target="cpu"), rng)
 
 
+# The weather grids (equiangular with poles, nphi = 2^k 3^2 5): the row FFT's mixed radices
+# (kernels/c/sht_fft.h). Synthesis against the reference; the analysis is approximate here
+# (nlat < 2 lmax + 1), its FFT is checked by the exact grids of PLAN_SHAPES and
+# tests/kernels/test_c_fft_stages.py.
+@pytest.mark.parametrize("lmax, nlat, nphi", [
+    (180, 181, 360),
+    pytest.param(360, 361, 720, marks=pytest.mark.slow),
+    pytest.param(720, 721, 1440, marks=pytest.mark.slow),  # ERA5
+])
+def test_weather_grids_match_reference(rng, lmax, nlat, nphi):
+    check_plan(ireesht.compile(lmax, nphi // 2 - 1, nlat, nphi, "equiangular", target="cpu"),
+               rng, batch=(1,))
+
+
 def test_batch_of_fields_any_leading_shape(rng):
     # 2 x 3 = 6 fields: one full chunk of 4 fields per Legendre work item and one of 2
     mod = ireesht.compile(31, target="cpu")

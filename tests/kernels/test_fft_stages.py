@@ -193,10 +193,13 @@ def load(family: str) -> Stages:
 
 
 POW2 = [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]  # FFT path of both families
-# NP / 2 a product of 2, 3 and 5: the MLIR family's FFT (radix 3 and 5 passes too), the WGSL
-# family's direct DFT (tests/kernels/test_mlir_fft.py has the long rows)
-SMOOTH = [6, 10, 12, 24, 30, 40, 90, 100, 360]
-OTHER = [2, 14, 97, 98]  # direct-DFT path of both: NP / 2 with a prime factor > 5, or too short
+# NP / 2 a product of 2, 3 and 5: the FFT of both families, radix 3 and 5 passes too
+# (tests/kernels/test_mlir_fft.py has the MLIR family's long rows); 3 2^k, 5 2^k among them
+SMOOTH = [6, 10, 12, 24, 30, 40, 48, 80, 90, 100, 360, 1440]
+# The MLIR family's direct DFT; the WGSL family's Bluestein FFT (NP / 2 or an odd NP with a
+# prime factor > 5: 97 and 1447 prime, 1018 = 2 509, 606 = 2 3 101), its mixed-radix FFT
+# of odd rows (15, 45), and the direct DFT of both (2, too short; 1447: Bluestein's m > 2048)
+OTHER = [2, 14, 15, 45, 97, 98, 606, 1018, 1447]
 SHAPES = [(nl, b) for nl in NLS for b in (1, 3)]  # (NL, B)
 
 
@@ -224,10 +227,13 @@ def stages(request, vulkan: str) -> Stages:
     return load(request.param)
 
 
-def check_synth(stages: Stages, rng: np.random.Generator, n: int, m: int, shapes: list) -> None:
-    tw = fourier.twiddle(n, np.float32, fourier.RADIX[stages.family])
+def check_synth(stages: Stages, rng: np.random.Generator, n: int, m: int, shapes: list,
+                tol: float = TOL, dtype: type = np.float32) -> None:
+    """Synthesis of random F of M = ``m`` into rows of ``n`` points, for each (NL, B) of
+    ``shapes``, against numpy.fft.irfft in float64; inputs and table in ``dtype``."""
+    tw = fourier.twiddle(n, dtype, stages.family)
     for nl, b in shapes:
-        F = rng.standard_normal((b, nl, m + 1, 2)).astype(np.float32)
+        F = rng.standard_normal((b, nl, m + 1, 2)).astype(dtype)
         got = stages.run("synth", nl, tw, F, n)
         Fc = F[..., 0].astype(np.float64) + 1j * F[..., 1].astype(np.float64)
         spec = np.zeros((b, nl, n // 2 + 1), np.complex128)
@@ -236,13 +242,15 @@ def check_synth(stages: Stages, rng: np.random.Generator, n: int, m: int, shapes
         ref = np.fft.irfft(spec, n=n, axis=-1) * n  # Re F_0 + 2 Re sum_m F_m e^{i m phi}
         assert got.shape == (b, nl, n)
         err = rel_l2(got, ref)
-        assert err <= TOL, f"NP={n} M={m} NL={nl} B={b}: rel L2 error {err:.2e}"
+        assert err <= tol, f"NP={n} M={m} NL={nl} B={b}: rel L2 error {err:.2e}"
 
 
-def check_analys(stages: Stages, rng: np.random.Generator, n: int, m: int, shapes: list) -> None:
-    tw = fourier.twiddle(n, np.float32, fourier.RADIX[stages.family])
+def check_analys(stages: Stages, rng: np.random.Generator, n: int, m: int, shapes: list,
+                 tol: float = TOL, dtype: type = np.float32) -> None:
+    """Analysis of random rows of ``n`` points up to M = ``m`` (as check_synth)."""
+    tw = fourier.twiddle(n, dtype, stages.family)
     for nl, b in shapes:
-        f = rng.standard_normal((b, nl, n)).astype(np.float32)
+        f = rng.standard_normal((b, nl, n)).astype(dtype)
         got = stages.run("analys", nl, tw, f, m + 1)
         f64 = f.astype(np.float64)
         ref = np.fft.rfft(f64, axis=-1)[..., : m + 1]  # raw, no 1/NP
@@ -252,7 +260,7 @@ def check_analys(stages: Stages, rng: np.random.Generator, n: int, m: int, shape
         # zero and make the plain relative error meaningless (seen: 2.6e-6 at NP=256, M=0).
         scale = np.sqrt((m + 1) * np.sum(f64**2))
         err = float(np.linalg.norm(got[..., 0] + 1j * got[..., 1] - ref) / scale)
-        assert err <= TOL, f"NP={n} M={m} NL={nl} B={b}: rel L2 error {err:.2e}"
+        assert err <= tol, f"NP={n} M={m} NL={nl} B={b}: rel L2 error {err:.2e}"
 
 
 @pytest.mark.parametrize("n,m,shapes", CASES)
