@@ -76,6 +76,9 @@ CASES = {
     "weather_b1_vector": (dict(**WEATHER, targets=GPU, transform="vector"), 1),
     "weather_b16_vector": (dict(**WEATHER, targets=GPU, fields_per_thread=4,
                                 transform="vector"), 16),
+    # a normalisation other than the kernels' own: one more elementwise dispatch each way
+    "l1023_b1_schmidt": (dict(lmax=1023, targets=("cuda",), norm="schmidt", csphase=False), 1),
+    "weather_b1_schmidt": (dict(**WEATHER, targets=("cuda",), norm="schmidt", csphase=False), 1),
 }
 # the CPU target (and ducc0 as its peer), for the CI machine's kind: Gauss grids of 2^k
 # points per row, and the weather grids (equiangular, nphi = 2^k 3^2 5: the mixed-radix FFT)
