@@ -9,12 +9,14 @@ Conventions (orthonormal, Condon-Shortley phase, packed m-major coefficients, sp
 
 __version__ = "0.1.0"
 
-__all__ = ["ArtifactError", "CacheWarning", "DeviceError", "Module", "Plan", "build", "check",
+__all__ = ["ApproximationWarning", "ArtifactError", "CacheWarning", "analys_lsq", "DeviceError", "Module", "Plan", "build", "check",
            "compile", "lm_indices", "load", "nlm", "pack", "unpack", "__version__"]
 
 # Imported on first use, so that ``import ireesht`` costs nothing and ``ireesht.load`` pulls
 # in only the runtime (no code generator, no compiler).
 _LAZY = {
+    "ApproximationWarning": "ireesht.runtime.module",
+    "analys_lsq": "ireesht.lsq",
     "ArtifactError": "ireesht.runtime.artifacts",
     "CacheWarning": "ireesht.runtime.cache",
     "DeviceError": "ireesht.runtime.device",

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from ireesht import registry, tables
 from ireesht.geometry import lanes64_segment_steps
 from ireesht.numerics import grid as gridmod
-from ireesht.numerics import layout
+from ireesht.numerics import layout, resample
 from ireesht.host import CPU_BASELINES
 from ireesht.registry import DTYPES, FIELDS_PER_THREAD, RECURRENCES, STAGES, TARGETS
 from ireesht.validate import check_choice, check_int, check_plan_bytes, check_sizes
@@ -111,8 +111,15 @@ class Request:
 
     @property
     def exact(self) -> bool:
-        """Whether analysis is exact (to rounding) for fields band-limited to lmax."""
-        return self.make_grid().exact_lmax >= self.lmax
+        """Whether analysis is exact (to rounding) for fields band-limited to lmax
+        (``numerics.resample.exact_lmax``)."""
+        return resample.exact_lmax(self.grid, self.nlat) >= self.lmax
+
+    @property
+    def theta_step(self) -> bool:
+        """Whether the analysis takes the theta step of exact equiangular analysis between
+        its Fourier and Legendre stages (``numerics.resample``; table ``theta``)."""
+        return resample.needs_theta_step(self.make_grid(), self.lmax)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -240,7 +247,8 @@ class Plan(Request):
     @property
     def analys_tables(self) -> tuple[str, ...]:
         """The table arguments of the exported analysis functions, in order."""
-        return self.variant("leg_analys").tables + self.variant("fft_analys").tables
+        return (self.variant("leg_analys").tables + self.variant("fft_analys").tables
+                + (("theta",) if self.theta_step else ()))
 
     def needs(self) -> set[str]:
         """The device features its variants need beyond the target's baseline."""

@@ -9,12 +9,12 @@ from __future__ import annotations
 import numpy as np
 
 from ireesht import geometry
-from ireesht.numerics import fourier, ishioka, legendre
+from ireesht.numerics import fourier, ishioka, legendre, resample
 
 # The format of the tables: bump it when a table's content or layout changes for the same
 # plan. Modules carry it in their plan's fingerprint (``Plan.fingerprint``), so a module
 # compiled for other tables is refused when it loads, and cache entries miss.
-TABLES_VERSION = 1
+TABLES_VERSION = 2  # 2: table theta (exact equiangular analysis)
 # MLIR element type of each plan dtype
 FLOAT_TYPES = {"float32": "f32", "float64": "f64"}
 
@@ -35,7 +35,8 @@ def table_shapes(plan) -> dict[str, tuple[str, str]]:
     shapes = {"xtab": (f"{p}x4", ft), "seedtab": (f"{plan.mc * p}x2", ft),
               "polar": (f"{plan.mc}", ft), "coef": (f"{nlm}x4", ft), "stab": (f"{nlm}", ft),
               "wtab": (f"{p}", ft), "twiddle": (f"{fourier.twiddle_rows(plan.nphi)}x2", ft),
-              "chain": (f"{ishioka.offset(plan.lmax, plan.mmax + 1)}x{ishioka.COLUMNS}", "f64")}
+              "chain": (f"{ishioka.offset(plan.lmax, plan.mmax + 1)}x{ishioka.COLUMNS}", "f64"),
+              "theta": (f"2x{plan.nlat}x{plan.nlat}", ft)}
     steps = segment_steps(plan)
     if steps:
         rows = ishioka.segment_rows(plan.lmax, plan.mmax, steps)[1]
@@ -51,7 +52,8 @@ def device_tables(plan) -> dict[str, np.ndarray]:
     pairs next to the pole that order m may skip; ``coef (nlm, 4)`` (A, B, C, E) and ``stab
     (nlm,)`` of the float32 scheme; ``wtab (npairs,)`` the quadrature weights times 2 pi /
     nphi; ``twiddle`` (``fourier.twiddle``, its pass rows those of the plan's family);
-    ``chain`` (``ishioka.chain_table``); ``restart_rows``, ``restart`` (``restart_tables``).
+    ``chain`` (``ishioka.chain_table``); ``restart_rows``, ``restart`` (``restart_tables``);
+    ``theta (2, nlat, nlat)`` the theta step of each parity of m (``resample.theta_table``).
     """
     want = names(plan)
     dt = np.dtype(plan.dtype).type
@@ -78,6 +80,8 @@ def device_tables(plan) -> dict[str, np.ndarray]:
         out["chain"] = ishioka.chain_table(plan.lmax, plan.mmax)
     if "restart" in want:
         out.update(restart_tables(plan, out))
+    if "theta" in want:
+        out["theta"] = resample.theta_table(g, plan.lmax).astype(dt)
     return {name: out[name] for name in want}
 
 def restart_tables(plan, tables: dict[str, np.ndarray]) -> dict[str, np.ndarray]:

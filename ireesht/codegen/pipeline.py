@@ -15,6 +15,7 @@ import re
 import string
 from pathlib import Path
 
+from ireesht.codegen import theta
 from ireesht.codegen.resources import data_dir
 from ireesht.numerics import fourier
 from ireesht.tables import FLOAT_TYPES, table_shapes
@@ -31,7 +32,7 @@ def _tables(plan, fn: str, names: tuple[str, ...]) -> dict[str, str]:
     pipeline.mlir, and of its Legendre dispatch in ops.mlir (all tables but the twiddles),
     for the tables ``names`` in order."""
     types = {k: f"tensor<{shape}x{et}>" for k, (shape, et) in table_shapes(plan).items()}
-    leg = [n for n in names if n != "twiddle"]
+    leg = [n for n in names if n not in ("twiddle", "theta")]
     return {
         f"{fn}_table_params": ", ".join(f"%{n}: {types[n]}" for n in names),
         f"{fn}_table_args": ", ".join(f"%{n}" for n in names),
@@ -61,6 +62,7 @@ def template_values(plan) -> dict:
         nlm=plan.nlm,
         leg_synth_out="F",  # mlir/ops.mlir
         leg_synth_ws="F_ws",
+        **theta.values(plan),  # op_theta_analys and leg_analys_in
     )
 
 

@@ -4,17 +4,25 @@ from __future__ import annotations
 
 import os
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ireesht import adjoint, host, interop
+from ireesht.numerics import resample
 from ireesht.tables import device_tables
 from ireesht.plan import Plan
 from ireesht.runtime import artifacts
 from ireesht.runtime import device as rtmod
 from ireesht.validate import check_int, check_kind, check_representable, check_result
+
+
+class ApproximationWarning(UserWarning):
+    """A module's analysis is not exact for fields band-limited to its lmax (an equiangular
+    grid with ``lmax > nlat - 2``): ``info["note"]`` says why; ``ireesht.analys_lsq`` solves
+    the least-squares problem instead."""
 
 
 class Module:
@@ -66,7 +74,6 @@ class Module:
         self._analys_args = [self._tables[k] for k in plan.analys_tables]
         # device buffers kept for the last batch size: key (kind, function) -> (batch, array)
         self._kept: dict[tuple[str, str], tuple[int, object]] = {}
-        g = plan.make_grid()
         self.info: dict[str, Any] = {
             **info,
             "plan": plan.as_dict(),
@@ -75,7 +82,8 @@ class Module:
             "variants": dict(plan.variant_names),
             "recurrence": plan.recurrence,
             "exact_quadrature": plan.exact,
-            "exact_lmax": g.exact_lmax,
+            "exact_lmax": resample.exact_lmax(plan.grid, plan.nlat),
+            "theta_step": plan.theta_step,  # exact equiangular analysis past the quadrature's
             "tables_s": time.perf_counter() - t0,  # computed on the host and uploaded
             # device memory the resident tables take, O(lmax^2)
             "tables_bytes": sum(v.nbytes for v in tables.values()),
@@ -84,9 +92,10 @@ class Module:
             self.info["cpu_baseline"] = host.baseline(plan.cpu)
         if not plan.exact:
             self.info["note"] = (
-                f"{plan.grid} grid with nlat={plan.nlat} integrates exactly only up to "
-                f"lmax={g.exact_lmax}: analysis of lmax={plan.lmax} is approximate"
-            )
+                f"{plan.grid} grid with nlat={plan.nlat} is analysed exactly only up to "
+                f"lmax={self.info['exact_lmax']}: analysis of lmax={plan.lmax} is approximate "
+                f"(ireesht.analys_lsq: least squares; or nlat >= {plan.lmax + 2})")
+            warnings.warn(self.info["note"], ApproximationWarning, stacklevel=2)
 
     # --- transforms ------------------------------------------------------------
     def synth(self, qlm, out=None, *, sync: bool = True):
