@@ -72,7 +72,25 @@ VARIANT_CASES = {
     "l1023_b16_lane_sums": (dict(lmax=1023, targets=("cuda",), fields_per_thread=4,
                                  variants={"leg_analys": "lane_sums"}), 16),
 }
+# exact equiangular analysis (theta step, lmax = nlat - 2) beside the Gauss grid of the same
+# lmax: the goal is analysis within 1.5x of the Gauss case's
+EQUIANGULAR_CASES = {
+    **{f"equi{lmax}_b{b}": (dict(lmax=lmax, nlat=lmax + 2, nphi=nphi, grid="equiangular",
+                                 targets=GPU, fields_per_thread=4 if b > 1 else 1), b)
+       for lmax, nphi in ((255, 512), (719, 1440)) for b in (1, 16)},
+    **{f"gauss{lmax}_b{b}": (dict(lmax=lmax, nphi=nphi, targets=GPU,
+                                  fields_per_thread=4 if b > 1 else 1), b)
+       for lmax, nphi in ((255, 512), (719, 1440)) for b in (1, 16)},
+    "equi719_b1_f64": (dict(lmax=719, nlat=721, nphi=1440, grid="equiangular",
+                            targets=("cuda",), dtype="float64"), 1),
+    "gauss719_b1_f64": (dict(lmax=719, nphi=1440, targets=("cuda",), dtype="float64"), 1),
+    **{f"cpu_{g}{lmax}_b1": (dict(lmax=lmax, nlat=lmax + 2 if g == "equi" else None,
+                                  nphi=2 * lmax + 2, grid="equiangular" if g == "equi"
+                                  else "gauss", targets=("cpu",), cpu_baselines=("x86-64-v3",)), 1)
+       for lmax in (255, 511) for g in ("equi", "gauss")},
+}
 SUITES = {"readme": CASES, "variants": VARIANT_CASES, "cpu": CPU_CASES,
+          "equiangular": EQUIANGULAR_CASES,
           "smoke": {"l31_b1": (dict(lmax=31, targets=GPU), 1)}}
 
 
