@@ -9,13 +9,16 @@ Conventions (orthonormal, Condon-Shortley phase, packed m-major coefficients, sp
 
 __version__ = "0.1.0"
 
-__all__ = ["ArtifactError", "CacheWarning", "DeviceError", "Module", "Plan", "build", "check",
-           "compile", "divergence", "from_divergence_vorticity", "gradient", "lm_indices",
-           "load", "nlm", "pack", "unpack", "vorticity", "__version__"]
+__all__ = ["ApproximationWarning", "ArtifactError", "CacheWarning", "DeviceError", "Module",
+           "Plan", "analys_lsq", "build", "check", "compile", "divergence",
+           "from_divergence_vorticity", "gradient", "lm_indices", "load", "nlm", "pack",
+           "unpack", "vorticity", "__version__"]
 
 # Imported on first use, so that ``import ireesht`` costs nothing and ``ireesht.load`` pulls
 # in only the runtime (no code generator, no compiler).
 _LAZY = {
+    "ApproximationWarning": "ireesht.runtime.module",
+    "analys_lsq": "ireesht.lsq",
     "ArtifactError": "ireesht.runtime.artifacts",
     "CacheWarning": "ireesht.runtime.cache",
     "DeviceError": "ireesht.runtime.device",

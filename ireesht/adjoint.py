@@ -18,7 +18,11 @@ with ``D = diag(d)``) the same holds with ``c_m d_lm^2`` for ``c_m`` (``adjoint_
 
 Both are elementwise scalings around the existing kernels, so they run on every target and
 kernel family; they hold on every grid, exact quadrature or not (``A`` is the quadrature
-formula either way). ``tests/integration/test_adjoint.py`` checks ``<S a, g> = <a, S^T g>``
+formula either way). Plans whose analysis takes the theta step (exact equiangular analysis,
+``numerics.resample``: ``A = A_quad T``, T one ``nlat x nlat`` matrix per parity of m along
+theta) add a matrix product along theta: ``A^T q = T^T W S(q / c)`` and ``S^T g = c A(Z (g /
+W))`` with ``A Z = A_quad`` (``resample.quadrature_inverse``); the parity of m is that of the
+field under ``phi -> phi + pi``, so the field's two halves in phi separate it (even nphi). ``tests/integration/test_adjoint.py`` checks ``<S a, g> = <a, S^T g>``
 and ``<A f, q> = <f, A^T q>`` against the float64 reference. These are the gradients of
 ``ireesht.torch`` (PyTorch's complex gradient ``dL/dRe q + i dL/dIm q`` is exactly the
 gradient for this inner product) and, conjugated, of ``ireesht.jax``.
@@ -34,7 +38,7 @@ import functools
 import numpy as np
 
 from ireesht import interop
-from ireesht.numerics import layout, normalization
+from ireesht.numerics import layout, normalization, resample
 from ireesht.numerics.grid import make_grid
 from ireesht.runtime.device import is_device_array
 from ireesht.validate import check_kind
@@ -95,19 +99,55 @@ def analys_adjoint(module, q):
 def transpose_synth(f, plan, analys, like):
     """``S^T f = c_m d^2 analys(f / W)`` in any array library: ``analys`` is the analysis to use
     (``ireesht.torch`` and ``ireesht.jax`` pass their differentiable ones, so that gradients
-    of gradients work), ``like(a, f)`` turns a host constant into an array of ``f``'s library."""
+    of gradients work), ``like(a, f)`` turns a host constant into an array of ``f``'s library.
+    With the theta step: ``c_m analys(Z (f / W))`` (module doc)."""
     real = np.dtype(plan.dtype)
     w = like(ring_weights(plan.grid, plan.nlat, plan.nphi).astype(real), f)
     c = like(adjoint_factors(plan.lmax, plan.mmax, plan.norm).astype(real), f)
-    return analys(f / w) * c
+    g = f / w
+    if plan.theta_step:
+        g = _along_theta(g, _theta_matrices(plan, "inverse"), plan, like)
+    return analys(g) * c
 
 
 def transpose_analys(q, plan, synth, like):
-    """``A^T q = W synth(q / (c_m d^2))`` in any array library (see ``transpose_synth``)."""
+    """``A^T q = W synth(q / (c_m d^2))`` in any array library (see ``transpose_synth``);
+    with the theta step ``T^T (W synth(q / (c_m d^2)))``."""
     real = np.dtype(plan.dtype)
     c = like((1.0 / adjoint_factors(plan.lmax, plan.mmax, plan.norm)).astype(real), q)
     w = like(ring_weights(plan.grid, plan.nlat, plan.nphi).astype(real), q)
-    return synth(q * c) * w
+    f = synth(q * c) * w
+    if plan.theta_step:
+        f = _along_theta(f, _theta_matrices(plan, "transpose"), plan, like)
+    return f
+
+
+@functools.lru_cache(maxsize=8)
+def _theta_matrices(plan, kind: str) -> np.ndarray:
+    """``(2, nlat, nlat) float64``: the theta step's matrices transposed (``"transpose"``)
+    or ``Z`` (``"inverse"``), for the parities of m 0 and 1."""
+    g = plan.make_grid()
+    if kind == "transpose":
+        return resample.theta_table(g, plan.lmax).transpose(0, 2, 1).copy()
+    return resample.quadrature_inverse(g, plan.lmax)
+
+
+def _along_theta(f, mats: np.ndarray, plan, like):
+    """``mats[m mod 2] @ F_m`` for every order, on a field ``(..., nlat, nphi)`` in its own
+    library: with ``a``, ``b`` the field's halves in phi, ``(a + b) / 2`` holds the even orders
+    and ``(a - b) / 2`` the odd ones (``e^{i m pi} = (-1)^m``), so the result's halves are
+    ``x + y`` and ``x - y``, ``x = mats[0] (a + b) / 2``, ``y = mats[1] (a - b) / 2``."""
+    if plan.nphi % 2:
+        raise ValueError(f"nphi={plan.nphi}: the adjoints of an exact equiangular analysis "
+                         "(theta step) need an even nphi")
+    real = np.dtype(plan.dtype)
+    h = plan.nphi // 2
+    halves = f.reshape(*f.shape[:-1], 2, h)
+    a, b = halves[..., 0, :], halves[..., 1, :]
+    x = like(mats[0].astype(real), f) @ ((a + b) * 0.5)
+    y = like(mats[1].astype(real), f) @ ((a - b) * 0.5)
+    sign = like(np.array([[1.0], [-1.0]], real), f)
+    return (x[..., None, :] + sign * y[..., None, :]).reshape(f.shape)
 
 
 def _refuse_device_array(name: str, x) -> None:

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from ireesht import registry, tables
 from ireesht.geometry import lanes64_segment_steps
 from ireesht.numerics import grid as gridmod
-from ireesht.numerics import layout, normalization
+from ireesht.numerics import layout, normalization, resample
 from ireesht.host import CPU_BASELINES
 from ireesht.registry import DTYPES, FIELDS_PER_THREAD, RECURRENCES, STAGES, TARGETS
 
@@ -151,10 +151,25 @@ class Request:
 
     @property
     def exact(self) -> bool:
-        """Whether analysis is exact (to rounding) for fields band-limited to band_lmax
-        (vectors as scalars: the integrand u . grad Y*_lm is a polynomial of the same
-        degree, docs/design.md)."""
-        return self.make_grid().exact_lmax >= self.band_lmax
+        """Whether analysis is exact (to rounding) for fields band-limited to band_lmax."""
+        return self.exact_lmax >= self.band_lmax
+
+    @property
+    def exact_lmax(self) -> int:
+        """The largest band limit the analysis integrates exactly: the quadrature's, raised by
+        the theta step on equiangular grids for scalar plans (``numerics.resample.exact_lmax``);
+        vector plans the quadrature's (the integrand u . grad Y*_lm is a polynomial of the
+        scalar one's degree, docs/design.md; the theta step does not apply to u / sin theta)."""
+        if self.transform == "vector":
+            return self.make_grid().exact_lmax
+        return resample.exact_lmax(self.grid, self.nlat)
+
+    @property
+    def theta_step(self) -> bool:
+        """Whether the analysis takes the theta step of exact equiangular analysis between
+        its Fourier and Legendre stages (``numerics.resample``; table ``theta``; scalar plans)."""
+        return (self.transform == "scalar"
+                and resample.needs_theta_step(self.make_grid(), self.lmax))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -291,7 +306,7 @@ class Plan(Request):
     def analys_tables(self) -> tuple[str, ...]:
         """The table arguments of the exported analysis functions, in order."""
         return (self.variant("leg_analys").tables + self.variant("fft_analys").tables
-                + self._scale_tables)
+                + self._scale_tables + (("theta",) if self.theta_step else ()))
 
     @property
     def _scale_tables(self) -> tuple[str, ...]:

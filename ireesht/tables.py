@@ -9,12 +9,12 @@ from __future__ import annotations
 import numpy as np
 
 from ireesht import geometry
-from ireesht.numerics import fourier, ishioka, legendre, normalization, vector
+from ireesht.numerics import fourier, ishioka, legendre, normalization, resample, vector
 
 # The format of the tables: bump it when a table's content or layout changes for the same
 # plan. Modules carry it in their plan's fingerprint (``Plan.fingerprint``), so a module
 # compiled for other tables is refused when it loads, and cache entries miss.
-TABLES_VERSION = 2
+TABLES_VERSION = 3  # 2: the C / WGSL twiddle layout (mixed radix); 3: table theta
 # MLIR element type of each plan dtype
 FLOAT_TYPES = {"float32": "f32", "float64": "f64"}
 
@@ -38,7 +38,7 @@ def table_shapes(plan) -> dict[str, tuple[str, str]]:
               "wtab": (f"{p}", ft),
               "twiddle": (f"{fourier.twiddle_rows(plan.nphi, plan.kernels)}x2", ft),
               "chain": (f"{ishioka.offset(plan.lmax, plan.mmax + 1)}x{ishioka.COLUMNS}", "f64"),
-              "qscale": (f"{nlm}", ft)}
+              "qscale": (f"{nlm}", ft), "theta": (f"2x{plan.nlat}x{plan.nlat}", ft)}
     if plan.transform == "vector":
         L = plan.band_lmax
         shapes.update(vsynth_mix=(f"{plan.nlm}x4", ft), vanalys_mix=(f"{plan.band_nlm}x6", ft),
@@ -59,7 +59,8 @@ def device_tables(plan) -> dict[str, np.ndarray]:
     (nlm,)`` of the float32 scheme; ``wtab (npairs,)`` the quadrature weights times 2 pi /
     nphi; ``twiddle`` (``fourier.twiddle``, in the layout of the plan's kernel family);
     ``chain`` (``ishioka.chain_table``); ``restart_rows``, ``restart`` (``restart_tables``);
-    ``qscale (nlm,)`` the coefficients' normalisation and phase (``normalization.factors``).
+    ``qscale (nlm,)`` the coefficients' normalisation and phase (``normalization.factors``);
+    ``theta (2, nlat, nlat)`` the theta step of each parity of m (``resample.theta_table``).
     """
     want = names(plan)
     dt = np.dtype(plan.dtype).type
@@ -89,6 +90,8 @@ def device_tables(plan) -> dict[str, np.ndarray]:
     if "qscale" in want:
         out["qscale"] = normalization.factors(plan.lmax, plan.mmax, plan.norm,
                                               plan.csphase).astype(dt)
+    if "theta" in want:
+        out["theta"] = resample.theta_table(g, plan.lmax).astype(dt)
     if plan.transform == "vector":
         out.update(vector_tables(plan))
     return {name: out[name] for name in want}

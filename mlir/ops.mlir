@@ -29,7 +29,7 @@ ${clauses_fft_synth}
 ${clauses_fft_analys}
 // stage: op_leg_analys
     %q = ${dispatch_leg_analys}(%lmax, %mmax, %nlat, %npairs, %nlm, %nb,
-                                         ${leg_analys_table_args}, %F)
+                                         ${leg_analys_table_args}, %${leg_analys_in})
         : (i32, i32, i32, i32, i32, i32, ${leg_analys_table_types},
            tensor<?x${nlat}x${mc}x2x${ft}>{%b})
           -> tensor<?x${nlm}x2x${ft}>{%b}

@@ -58,6 +58,7 @@ ${op_fft_synth}
     %nphi = arith.constant ${nphi} : i32
     %mc = arith.constant ${mc} : i32
 ${op_fft_analys}
+${op_theta_analys}
 ${op_leg_analys}
 ${analys_scale}
     return %${analys_q} : tensor<?x${nlm}x2x${ft}>

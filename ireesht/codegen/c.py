@@ -155,7 +155,10 @@ def parts(plan, values: dict) -> dict[str, str]:
         tied = rname == "F"
         if tied:
             ins = ins + [("F_ws", rshape, True)]
-        operands = ", ".join([f"%{n}" for n, _, _ in ins] + [f"%{c}" for c in consts] + ["%b"])
+        # the Legendre analysis reads F, or G where the theta step makes it (codegen.theta)
+        ssa = {"F": v["leg_analys_in"]} if stage == "leg_analys" else {}
+        operands = ", ".join([f"%{ssa.get(n, n)}" for n, _, _ in ins]
+                             + [f"%{c}" for c in consts] + ["%b"])
         types = ", ".join([f"tensor<{s}x{ft}>" + ("{%b}" if d else "") for _, s, d in ins]
                           + ["i32"] * len(consts) + ["index"])
         result = "%F_ws{%b}" if tied else f"tensor<{rshape}x{ft}>{{%b}}"

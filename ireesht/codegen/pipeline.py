@@ -15,6 +15,7 @@ import re
 import string
 from pathlib import Path
 
+from ireesht.codegen import theta
 from ireesht.codegen.resources import data_dir
 from ireesht.numerics import fourier
 from ireesht.tables import FLOAT_TYPES, table_shapes
@@ -69,6 +70,7 @@ def template_values(plan) -> dict:
         nlm=plan.nlm,
         leg_synth_out="F",  # mlir/ops.mlir
         leg_synth_ws="F_ws",
+        **theta.values(plan),  # op_theta_analys and leg_analys_in
     )
     return {**values, **_scaling(plan, values)}
 

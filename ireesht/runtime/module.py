@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,12 @@ from ireesht.plan import Plan
 from ireesht.runtime import artifacts
 from ireesht.runtime import device as rtmod
 from ireesht.validate import check_int, check_kind, check_representable, check_result
+
+
+class ApproximationWarning(UserWarning):
+    """A module's analysis is not exact for fields band-limited to its lmax (an equiangular
+    grid with ``lmax > nlat - 2``): ``info["note"]`` says why; ``ireesht.analys_lsq`` solves
+    the least-squares problem instead."""
 
 
 class Module:
@@ -69,7 +76,6 @@ class Module:
             ("vsynth", plan.vsynth_tables), ("vanalys", plan.vanalys_tables))}
         # device buffers kept for the last batch size: key (kind, function) -> (batch, array)
         self._kept: dict[tuple[str, str], tuple[int, object]] = {}
-        g = plan.make_grid()
         self.info: dict[str, Any] = {
             **info,
             "plan": plan.as_dict(),
@@ -78,7 +84,8 @@ class Module:
             "variants": dict(plan.variant_names),
             "recurrence": plan.recurrence,
             "exact_quadrature": plan.exact,
-            "exact_lmax": g.exact_lmax,
+            "exact_lmax": plan.exact_lmax,
+            "theta_step": plan.theta_step,  # exact equiangular analysis past the quadrature's
             "tables_s": time.perf_counter() - t0,  # computed on the host and uploaded
             # device memory the resident tables take, O(lmax^2)
             "tables_bytes": sum(v.nbytes for v in tables.values()),
@@ -90,9 +97,11 @@ class Module:
             self.info["band_lmax"] = plan.band_lmax
         if not plan.exact:
             self.info["note"] = (
-                f"{plan.grid} grid with nlat={plan.nlat} integrates exactly only up to "
-                f"lmax={g.exact_lmax}: analysis of lmax={plan.band_lmax} is approximate"
-            )
+                f"{plan.grid} grid with nlat={plan.nlat} is analysed exactly only up to "
+                f"lmax={plan.exact_lmax}: analysis of lmax={plan.band_lmax} is approximate"
+                + (f" (ireesht.analys_lsq: least squares; or nlat >= {plan.lmax + 2})"
+                   if plan.transform == "scalar" else ""))
+            warnings.warn(self.info["note"], ApproximationWarning, stacklevel=2)
 
     # --- transforms ------------------------------------------------------------
     def synth(self, qlm, out=None, *, sync: bool = True):

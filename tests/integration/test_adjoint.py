@@ -9,14 +9,16 @@ import pytest
 
 import ireesht
 from ireesht.adjoint import order_factors, ring_weights
-from ireesht.numerics import reference
+from ireesht.numerics import reference, resample
 from ireesht.numerics.reference import random_coefficients, rel_l2
 
 # (lmax, mmax, nlat, nphi, grid): mmax < lmax on both grids, a Gauss grid with more rings and an
-# odd nphi (direct DFT), an equiangular grid past its exact band limit (A is still the
-# quadrature formula, so the adjoints hold there too)
+# odd nphi (direct DFT), an equiangular grid past its quadrature's band limit (analysis with
+# the theta step, A = A_quad T) and one past nlat - 2 (approximate: A is the quadrature
+# formula, so the adjoints hold there too)
 SHAPES = [(12, 7, None, None, "gauss"), (9, 9, 13, 21, "gauss"),
-          (10, 6, None, None, "equiangular"), (12, 12, 17, 32, "equiangular")]
+          (10, 6, None, None, "equiangular"), (12, 12, 17, 32, "equiangular"),
+          (12, 12, 13, 32, "equiangular")]
 # float64: the kernels are good to ~1e-14 (tests/checks.py); float32: one stage's error, 2e-6
 # (tests/checks.py BOUNDS), with room for the scaling's rounding
 TOL = {"float64": 1e-12, "float32": 1e-5}
@@ -29,13 +31,20 @@ def mod64(request):
 
 def _reference_adjoints(mod, f, q):
     """S^T f and A^T q from the float64 reference's S and A (the formulas of ireesht.adjoint,
-    applied to an independent implementation)."""
+    applied to an independent implementation); with the theta step A^T = T^T A_quad^T, T^T
+    applied here per order through numpy's FFT."""
     p = mod.plan
     g = p.make_grid()
     w = g.weights[:, None] * 2 * np.pi / p.nphi
     c = order_factors(p.lmax, p.mmax)
     st = reference.analys(f / w, p.lmax, p.mmax, g, exact=False) * c
     at = w * reference.synth(q / c, p.lmax, p.mmax, g)
+    if p.theta_step:
+        k = resample.theta_table(g, p.lmax)
+        spec = np.fft.rfft(at, axis=-1)
+        for m in range(spec.shape[-1]):
+            spec[..., m] = np.einsum("ki,...k->...i", k[m % 2], spec[..., m])
+        at = np.fft.irfft(spec, n=p.nphi, axis=-1)
     return st, at
 
 

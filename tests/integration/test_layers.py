@@ -16,7 +16,7 @@ LAYERS = [
     ("ireesht", "ireesht.validate", "ireesht.host"),
     ("ireesht.numerics",),
     ("ireesht.geometry", "ireesht.registry", "ireesht.plan", "ireesht.tables"),
-    ("ireesht.codegen", "ireesht.runtime", "ireesht.interop", "ireesht.adjoint"),
+    ("ireesht.codegen", "ireesht.runtime", "ireesht.interop", "ireesht.adjoint", "ireesht.lsq"),
     ("ireesht.api", "ireesht.bench", "ireesht.comparison", "ireesht.torch", "ireesht.jax",
      "ireesht.dask", "ireesht.xarray"),
     ("ireesht.cli", "ireesht.__main__"),

@@ -1,0 +1,140 @@
+"""Exact analysis on equiangular grids: the theta step that makes it exact up to
+``lmax = nlat - 2``, where Clenshaw-Curtis quadrature is exact only up to ``(nlat - 1) // 2``.
+
+Why quadrature fails, and what replaces it
+------------------------------------------
+With ``N = nlat - 1`` rings ``theta_i = pi i / N`` (both poles), a field band-limited to
+``lmax`` has, for each order m, Fourier rows ``F_m(theta) = sum_l q_lm P_lm(cos theta)``: a
+trigonometric polynomial of degree ``<= lmax``, even in theta (a cosine series) for even m
+and odd (a sine series) for odd m, since ``P_lm(cos theta) = sin^m theta p(cos theta)``.
+Analysis needs ``int_0^pi F_m P_lm sin theta dtheta``, an integrand of degree ``2 lmax + 1``:
+no rule with weights on ``nlat`` rings integrates that for ``lmax > (nlat - 1) // 2``.
+
+But ``F_m`` itself is known exactly from its samples while ``lmax < N``: extended to the
+circle (``F(2 pi - theta) = (-1)^m F(theta)``) it is a trigonometric polynomial of degree
+``< N`` sampled at ``2 N`` points. So the analysis integrates its trigonometric interpolant
+``F~`` exactly (a DCT-I / DST-I gives its coefficients, the integrals of ``cos j theta cos k
+theta sin theta`` are closed forms) and puts the result back on the rings as a row ``G`` of
+degree ``<= lmax`` that the trapezoid rule ``v_i = pi / N`` (half at the poles) integrates
+against every ``P_lm`` exactly:
+
+    sum_i v_i G_i P_lm(theta_i) = int_0^pi F~ P_lm sin theta dtheta.
+
+``G = K_p F`` with one real ``nlat x nlat`` matrix per parity p of m (:func:`operator`). The
+pipeline applies it on the device between the Fourier and the Legendre analysis (``theta``
+table, ``mlir/pipeline.mlir``), with the Clenshaw-Curtis weights ``w_i`` of ``wtab`` left in
+place: the table holds ``diag(v / w) K_p``. For band-limited fields the result is exact; for
+any field at ``lmax = nlat - 2`` it equals ducc0's ``analysis_2d(geometry="CC")`` (which
+resamples with FFTs to reach the same integral), both to rounding.
+
+Where quadrature is already exact (``lmax <= (nlat - 1) // 2``) the plain quadrature stays
+(no theta step). Past ``nlat - 2`` the sine rows lose a degree (``sin N theta`` vanishes on
+every ring): analysis is approximate there, as ``ireesht.ApproximationWarning`` says, and
+``ireesht.analys_lsq`` solves the least-squares problem instead.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from .grid import Grid
+
+__all__ = ["exact_lmax", "needs_theta_step", "operator", "theta_table"]
+
+
+def exact_lmax(kind: str, nlat: int) -> int:
+    """Largest lmax for which ireesht's analysis on this grid is exact (Gauss: ``nlat - 1``,
+    quadrature; equiangular: ``nlat - 2``, with the theta step past ``(nlat - 1) // 2``)."""
+    return nlat - 1 if kind == "gauss" else max(nlat - 2, (nlat - 1) // 2)
+
+
+def needs_theta_step(grid: Grid, lmax: int) -> bool:
+    """Whether the analysis of ``lmax`` on ``grid`` takes the theta step: equiangular, past
+    the quadrature's exact limit and within ``nlat - 2``."""
+    return grid.kind == "equiangular" and grid.exact_lmax < lmax <= grid.nlat - 2
+
+
+def _sin_moments(n: np.ndarray) -> np.ndarray:
+    """``int_0^pi cos(n theta) sin(theta) dtheta``: ``2 / (1 - n^2)`` for even n, else 0."""
+    n = np.abs(n)
+    even = n % 2 == 0
+    return np.where(even, 2.0 / np.where(even, 1.0 - n.astype(np.float64) ** 2, 1.0), 0.0)
+
+
+@functools.lru_cache(maxsize=8)
+def operator(nlat: int, lmax: int, parity: int) -> np.ndarray:
+    """``K_p``: ``(nlat, nlat) float64``, ring values F of one order of parity p -> G with
+    ``sum_i v_i G_i P(theta_i) = int_0^pi F~ P sin theta dtheta`` for every ``P`` of degree
+    ``<= lmax`` and parity p (module doc). Needs ``lmax <= nlat - 2``.
+
+    Built from explicit matrices, O(nlat^3) flops on the host (0.2 s at nlat 721)."""
+    big_n = nlat - 1
+    if not 0 <= lmax <= big_n - 1:
+        raise ValueError(f"lmax={lmax}: the theta step needs 0 <= lmax <= nlat - 2 = "
+                         f"{big_n - 1}")
+    theta = np.pi * np.arange(nlat) / big_n
+    k = np.arange(nlat)
+    j = np.arange(lmax + 1)
+    if parity == 0:
+        # F~ = sum_k'' a_k cos(k theta), a_k = (2/N) sum_i'' F_i cos(k theta_i) (DCT-I;
+        # '' halves the first and last terms)
+        half = np.ones(nlat)
+        half[0] = half[-1] = 0.5
+        coeffs = (2.0 / big_n) * half[:, None] * np.cos(np.outer(k, theta)) * half[None, :]
+        # int cos(j t) cos(k t) sin t dt over [0, pi]
+        moments = 0.5 * (_sin_moments(j[:, None] + k) + _sin_moments(j[:, None] - k))
+        norms = np.full(lmax + 1, np.pi / 2)
+        norms[0] = np.pi                          # int_0^pi cos^2(j t) dt
+        basis = np.cos(np.outer(theta, j))
+    else:
+        # F~ = sum_{k=1}^{N-1} b_k sin(k theta), b_k = (2/N) sum_i F_i sin(k theta_i) (DST-I)
+        coeffs = np.zeros((nlat, nlat))
+        coeffs[1:big_n] = (2.0 / big_n) * np.sin(np.outer(k[1:big_n], theta))
+        moments = 0.5 * (_sin_moments(j[:, None] - k) - _sin_moments(j[:, None] + k))
+        moments[0] = 0.0
+        norms = np.full(lmax + 1, np.pi / 2)
+        basis = np.sin(np.outer(theta, j))
+    # G = sum_j g_j basis_j with g_j int basis_j^2 = int F~ basis_j sin t: the trapezoid rule
+    # v sums G P exactly (degree <= 2 lmax < 2 N) to sum_j g_j (P, basis_j) = int F~ P sin t
+    return basis @ ((moments @ coeffs) / norms[:, None])
+
+
+def trapezoid_weights(nlat: int) -> np.ndarray:
+    """``v_i = pi / N``, half at the poles: ``(nlat,) float64``."""
+    v = np.full(nlat, np.pi / (nlat - 1))
+    v[0] = v[-1] = 0.5 * v[0]
+    return v
+
+
+def theta_table(grid: Grid, lmax: int) -> np.ndarray:
+    """The device table ``theta``: ``(2, nlat, nlat) float64``, ``[p] = diag(v / w) K_p``, so
+    that the Legendre analysis with the grid's weights ``w`` (``wtab``) applies ``v``."""
+    scale = trapezoid_weights(grid.nlat) / grid.weights
+    return np.stack([scale[:, None] * operator(grid.nlat, lmax, p) for p in (0, 1)])
+
+
+def band_basis(nlat: int, lmax: int, parity: int) -> np.ndarray:
+    """``cos(j theta_i)`` (parity 0, j = 0..lmax) or ``sin(j theta_i)`` (parity 1, j =
+    1..lmax) on the rings: ``(nlat, lmax + 1 - parity) float64``, the rows of degree <= lmax."""
+    theta = np.pi * np.arange(nlat) / (nlat - 1)
+    j = np.arange(parity, lmax + 1)
+    return np.cos(np.outer(theta, j)) if parity == 0 else np.sin(np.outer(theta, j))
+
+
+def quadrature_inverse(grid: Grid, lmax: int) -> np.ndarray:
+    """``Z``: ``(2, nlat, nlat) float64`` with ``A(Z_p h) = A_quad(h)``: the quadrature
+    analysis (weights ``w``, no theta step) of rows h through the analysis with the theta
+    step, ``sum_i w_i P_i (theta_p Z_p h)_i = sum_i w_i P_i h_i`` for every P of degree <=
+    lmax and parity p. The transpose of synthesis needs it (``ireesht.adjoint``):
+    ``Z_p = X (X^T W theta_p X)^{-1} X^T W``, X the band's rows (``band_basis``), whose
+    middle factor is the Gram matrix of the band under ``sin theta dtheta`` (invertible)."""
+    table = theta_table(grid, lmax)
+    w = grid.weights
+    out = []
+    for p in (0, 1):
+        x = band_basis(grid.nlat, lmax, p)
+        xtw = x.T * w[None, :]
+        out.append(x @ np.linalg.solve(xtw @ table[p] @ x, xtw))
+    return np.stack(out)

@@ -1,0 +1,168 @@
+"""Exact equiangular analysis (the theta step, ``ireesht.numerics.resample``) on every kernel
+family, against ducc0's ``analysis_2d(geometry="CC")``; the ApproximationWarning past
+``lmax = nlat - 2`` and the least-squares analysis there."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import ireesht
+from ireesht.numerics import layout, reference, resample
+from ireesht.numerics.grid import make_grid
+from ireesht.numerics.reference import random_coefficients, rel_l2
+
+ducc0 = pytest.importorskip("ducc0")
+
+# float64: the theta step adds one nlat-term sum to the kernels' ~1e-14 (tests/checks.py);
+# float32: the kernels' 2e-6 (tests/checks.py BOUNDS) and the step's own rounding, sqrt(nlat)
+# eps ~ 1e-6 at these sizes, measured 2-3e-7
+TOL = {"float64": 1e-12, "float32": 5e-6}
+
+
+def _ducc0_analysis(f, lmax, mmax):
+    """ducc0's Clenshaw-Curtis analysis of real fields ``(B, nlat, nphi)``, packed as ours
+    (ducc0's layout is m-major with the same offsets)."""
+    return np.stack([ducc0.sht.experimental.analysis_2d(
+        map=x[None], spin=0, lmax=lmax, mmax=mmax, geometry="CC")[0] for x in f])
+
+
+# (lmax, mmax, nlat, nphi): lmax = nlat - 2, odd and even nlat, mmax < lmax with odd nphi
+# (direct DFT), and lmax between the quadrature's limit and nlat - 2
+CASES = [(31, 31, 33, 64), (32, 30, 34, 66), (18, 17, 20, 37), (24, 24, 33, 50)]
+
+
+@pytest.mark.parametrize("lmax,mmax,nlat,nphi", CASES)
+def test_operator_integrates_band_limited_rows_exactly(lmax, mmax, nlat, nphi, rng):
+    """The host operator alone: sum_i v_i (K_p F)_i P_lm(theta_i) is the exact integral."""
+    g = make_grid("equiangular", nlat, nphi)
+    v = resample.trapezoid_weights(nlat)
+    for m in (0, 1, 2, 5):
+        p = reference.legendre_values(lmax, m, g.cost, g.sint)      # (lmax + 1 - m, nlat)
+        q = rng.standard_normal(lmax + 1 - m)
+        got = p @ (v * (resample.operator(nlat, lmax, m % 2) @ (q @ p)))
+        # the P_lm are orthonormal with 2 pi int P^2 dx = 1
+        assert np.abs(got * 2 * np.pi - q).max() < 1e-13
+
+
+def test_beyond_nlat_minus_2_the_operator_is_refused():
+    with pytest.raises(ValueError, match="lmax=32: the theta step needs"):
+        resample.operator(33, 32, 0)
+
+
+@pytest.fixture(scope="module", params=[("cpu", "c", "float64"), ("cpu", "c", "float32")],
+                ids=lambda p: "-".join(p))
+def cpu_family(request):
+    return request.param
+
+
+def _check(mod, rng, tol):
+    p = mod.plan
+    assert p.theta_step and p.exact
+    g = p.make_grid()
+    # band-limited fields: the roundtrip is exact
+    q = random_coefficients(rng, p.lmax, p.mmax, (2,))
+    f = reference.synth(q, p.lmax, p.mmax, g)
+    assert rel_l2(mod.analys(f.astype(p.dtype)), q) <= tol
+    # any field at lmax = nlat - 2: ducc0's analysis (both integrate the trigonometric
+    # interpolant exactly); below nlat - 2 ducc0 resamples differently, so band-limited only
+    f = rng.standard_normal((2, p.nlat, p.nphi))
+    if p.lmax == p.nlat - 2:
+        got = mod.analys(f.astype(p.dtype))
+        assert rel_l2(got, _ducc0_analysis(f, p.lmax, p.mmax)) <= tol
+    else:
+        f = reference.synth(q, p.lmax, p.mmax, g)
+        assert rel_l2(mod.analys(f.astype(p.dtype)), _ducc0_analysis(f, p.lmax, p.mmax)) <= tol
+
+
+@pytest.mark.parametrize("lmax,mmax,nlat,nphi", CASES)
+def test_cpu_analysis_matches_ducc0(cpu_family, lmax, mmax, nlat, nphi, rng):
+    target, kernels, dtype = cpu_family
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ireesht.ApproximationWarning)   # exact: no warning
+        mod = ireesht.compile(lmax, mmax, nlat, nphi, "equiangular", target=target,
+                              dtype=dtype, kernels=kernels)
+    assert mod.info["exact_lmax"] == nlat - 2 and "note" not in mod.info
+    _check(mod, rng, TOL[dtype])
+
+
+@pytest.mark.parametrize("kernels,dtype", [("mlir", "float64"), ("mlir", "float32"),
+                                           ("wgsl", "float32")])
+def test_vulkan_analysis_matches_ducc0(vulkan, kernels, dtype, rng):
+    mod = ireesht.compile(31, 31, 33, 64, "equiangular", target="vulkan", dtype=dtype,
+                          kernels=kernels)
+    _check(mod, rng, TOL[dtype])
+
+
+@pytest.mark.parametrize("target,dtype", [("cuda", "float64"), ("metal", "float32")])
+def test_gpu_modules_with_the_theta_step_compile(target, dtype):
+    from ireesht.codegen import module as codegen
+    from ireesht.plan import Plan
+
+    plan = Plan.create(31, 31, 33, 64, "equiangular", target, dtype)
+    assert plan.theta_step and "theta" in plan.analys_tables
+    assert "linalg.matmul" in codegen.render(plan)
+    assert len(codegen.compile_plan(plan)) > 0
+
+
+def test_quadrature_plans_take_no_theta_step():
+    """Gauss grids, and equiangular grids whose quadrature is exact, keep their module."""
+    from ireesht.codegen import module as codegen
+    from ireesht.plan import Plan
+
+    for args in [(16, None, None, None, "gauss"), (16, None, None, None, "equiangular"),
+                 (20, None, 21, 42, "equiangular")]:
+        plan = Plan.create(*args, target="cpu")
+        assert not plan.theta_step and "theta" not in plan.analys_tables
+        assert "linalg.matmul" not in codegen.render(plan)
+
+
+@pytest.mark.slow
+def test_era5_rows_exact_at_lmax_719(rng):
+    mod = ireesht.compile(719, 719, 721, 1440, "equiangular", target="cpu", dtype="float64")
+    _check(mod, rng, TOL["float64"])
+
+
+def test_approximate_plans_warn_and_say_so():
+    with pytest.warns(ireesht.ApproximationWarning, match=r"nlat=17 is analysed exactly only "
+                                                          r"up to lmax=15"):
+        mod = ireesht.compile(16, 16, 17, 34, "equiangular", target="cpu", dtype="float64")
+    assert not mod.plan.exact and not mod.plan.theta_step
+    assert "approximate" in mod.info["note"]
+
+
+def test_least_squares_analysis_converges_to_the_least_norm_solution(rng):
+    """Past nlat - 2 synthesis has a null space; CGLS from 0 gives pinv(S_m) f_m per order."""
+    lmax, nlat, nphi = 20, 17, 42
+    with pytest.warns(ireesht.ApproximationWarning):
+        mod = ireesht.compile(lmax, lmax, nlat, nphi, "equiangular", target="cpu",
+                              dtype="float64")
+    g = mod.plan.make_grid()
+    q = random_coefficients(rng, lmax, lmax, (2,))
+    f = reference.synth(q, lmax, lmax, g)
+    plain = mod.analys(f)
+    x = ireesht.analys_lsq(mod, f, iterations=200)
+    assert rel_l2(reference.synth(x, lmax, lmax, g), f) < 1e-9
+    assert rel_l2(reference.synth(plain, lmax, lmax, g), f) > 1e-2   # quadrature is not
+    spec = np.fft.rfft(f, axis=-1) / nphi                           # F_m of each ring
+    off = layout.m_offsets(lmax, lmax)
+    for m in range(lmax + 1):
+        p = reference.legendre_values(lmax, m, g.cost, g.sint)
+        least = np.einsum("lk,bk->bl", np.linalg.pinv(p.T), spec[..., m])
+        assert np.abs(x[:, off[m]:off[m] + lmax + 1 - m] - least).max() < 1e-7
+
+
+def test_least_squares_on_an_exact_plan_is_the_analysis(rng):
+    mod = ireesht.compile(31, 31, 33, 64, "equiangular", target="cpu", dtype="float64")
+    f = rng.standard_normal((33, 64))
+    np.testing.assert_array_equal(ireesht.analys_lsq(mod, f), mod.analys(f))
+
+
+def test_least_squares_refuses_bad_arguments():
+    mod = ireesht.compile(31, 31, 33, 64, "equiangular", target="cpu", dtype="float64")
+    with pytest.raises(ValueError, match=r"f: shape \(33, 63\), expected \(\.\.\., 33, 64\)"):
+        ireesht.analys_lsq(mod, np.zeros((33, 63)))
+    with pytest.raises(ValueError, match="tol=-1"):
+        ireesht.analys_lsq(mod, np.zeros((33, 64)), tol=-1.0)
