@@ -96,12 +96,19 @@ def test_vulkan_analysis_matches_ducc0(vulkan, kernels, dtype, rng):
     _check(mod, rng, TOL[dtype])
 
 
-@pytest.mark.parametrize("target,dtype", [("cuda", "float64"), ("metal", "float32")])
-def test_gpu_modules_with_the_theta_step_compile(target, dtype):
+# CUDA float32 analyses in lanes64 segments, whose bindings follow the variant's tables: the
+# theta and qscale tables come after them (a regression: both once shifted F and q)
+@pytest.mark.parametrize("target,dtype,norm", [("cuda", "float64", "ortho"),
+                                               ("cuda", "float32", "ortho"),
+                                               ("cuda", "float32", "schmidt"),
+                                               ("metal", "float32", "ortho")])
+def test_gpu_modules_with_the_theta_step_compile(target, dtype, norm):
     from ireesht.codegen import module as codegen
     from ireesht.plan import Plan
 
-    plan = Plan.create(31, 31, 33, 64, "equiangular", target, dtype)
+    lmax = 255 if dtype == "float32" and target == "cuda" else 31  # lanes64 segments there
+    plan = Plan.create(lmax, lmax, lmax + 2, 2 * lmax + 2, "equiangular", target, dtype,
+                       norm=norm)
     assert plan.theta_step and "theta" in plan.analys_tables
     assert "linalg.matmul" in codegen.render(plan)
     assert len(codegen.compile_plan(plan)) > 0
