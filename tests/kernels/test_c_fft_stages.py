@@ -23,6 +23,7 @@ pytest.importorskip("iree.compiler")
 
 from ireesht.codegen import c as kernels_c  # noqa: E402
 from ireesht.codegen.module import compile_mlir  # noqa: E402
+from ireesht.codegen.pipeline import template_values  # noqa: E402
 from ireesht.numerics import fourier  # noqa: E402
 from ireesht.plan import Plan  # noqa: E402
 from ireesht.runtime.device import Session  # noqa: E402
@@ -112,8 +113,7 @@ def load(dtype: str) -> CStages:
     plan = Plan.create(1, nlat=NL, nphi=16, target="cpu", dtype=dtype)
     ft = {"float32": "f32", "float64": "f64"}[dtype]
     objs = kernels_c.kernel_objects(plan)
-    values = {"nlm": plan.nlm, "nlat": NL, "nphi": 16, "mc": plan.mc, "ft": ft}
-    alias = kernels_c.parts(plan, values)["aliases"]
+    alias = kernels_c.parts(plan, template_values(plan))["aliases"]
     body = "\n".join(_functions(i, n, m + 1, ft, objs) for i, (n, m) in enumerate(CASES))
     text = f"{alias}\nmodule @c_fft {{\n{body}\n}}\n"
     return CStages("c", dtype, Session(compile_mlir(text, kernels_c.compile_flags(plan)), "cpu"))
