@@ -25,6 +25,7 @@ static void analys_fft(const real* tw, const row_plan* pl, const real* frow, rea
       Frow[2 * m] = re[m];
       Frow[2 * m + 1] = im[m];
     }
+    Frow[1] = 0;  // a real row's F_0 is real; Bluestein's chirps leave rounding in Im
     return;
   }
   for (int t = 0; t < n; t++) {  // z_t = f_2t + i f_2t+1

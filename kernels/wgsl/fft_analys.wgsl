@@ -58,7 +58,8 @@ fn analys_fft(pl: RowPlan, fbase: u32, Fbase: u32, np: u32, mc: u32, tid: u32) {
     workgroupBarrier();
     row_dft(pl, np, -1.0, tid);
     for (var m = tid; m < mc; m += WG) {  // mc <= (n + 1) / 2
-      F[Fbase + m] = ld(m);
+      // a real row's F_0 is real; Bluestein's chirps leave rounding in Im
+      F[Fbase + m] = select(ld(m), vec2<f32>(ld(m).x, 0.0), m == 0u);
     }
     return;
   }
