@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import time
 import warnings
 from pathlib import Path
@@ -101,7 +102,7 @@ class Module:
                 f"lmax={plan.exact_lmax}: analysis of lmax={plan.band_lmax} is approximate"
                 + (f" (ireesht.analys_lsq: least squares; or nlat >= {plan.lmax + 2})"
                    if plan.transform == "scalar" else ""))
-            warnings.warn(self.info["note"], ApproximationWarning, stacklevel=2)
+            warnings.warn(self.info["note"], ApproximationWarning, stacklevel=_caller_level())
 
     # --- transforms ------------------------------------------------------------
     def synth(self, qlm, out=None, *, sync: bool = True):
@@ -309,6 +310,16 @@ class Module:
         of ``ireesht build``, with one target); returns the directory."""
         return artifacts.write(path, [(self.plan, self._vmfb, artifacts.requirements(self.plan))],
                                self.info.get("iree_compiler"))
+
+
+def _caller_level() -> int:
+    """The ``stacklevel`` of the first frame outside the package, for the caller of
+    ``_caller_level``: a warning then names the user's line (``compile``, ``load``, ...)."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _check_sync(sync: bool, x, out) -> None:

@@ -134,8 +134,9 @@ def test_era5_rows_exact_at_lmax_719(rng):
 
 def test_approximate_plans_warn_and_say_so():
     with pytest.warns(ireesht.ApproximationWarning, match=r"nlat=17 is analysed exactly only "
-                                                          r"up to lmax=15"):
+                                                          r"up to lmax=15") as caught:
         mod = ireesht.compile(16, 16, 17, 34, "equiangular", target="cpu", dtype="float64")
+    assert caught[0].filename == __file__  # names the caller's line, not ireesht's
     assert not mod.plan.exact and not mod.plan.theta_step
     assert "approximate" in mod.info["note"]
 
