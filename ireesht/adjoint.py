@@ -101,38 +101,45 @@ def transpose_synth(f, plan, analys, like):
     (``ireesht.torch`` and ``ireesht.jax`` pass their differentiable ones, so that gradients
     of gradients work), ``like(a, f)`` turns a host constant into an array of ``f``'s library.
     With the theta step: ``c_m analys(Z (f / W))`` (module doc)."""
-    real = np.dtype(plan.dtype)
-    w = like(ring_weights(plan.grid, plan.nlat, plan.nphi).astype(real), f)
-    c = like(adjoint_factors(plan.lmax, plan.mmax, plan.norm).astype(real), f)
-    g = f / w
+    k = _constants(plan)
+    g = f / like(k["w"], f)
     if plan.theta_step:
-        g = _along_theta(g, _theta_matrices(plan, "inverse"), plan, like)
-    return analys(g) * c
+        g = _along_theta(g, k["inverse"], k["sign"], plan, like)
+    return analys(g) * like(k["c"], f)
 
 
 def transpose_analys(q, plan, synth, like):
     """``A^T q = W synth(q / (c_m d^2))`` in any array library (see ``transpose_synth``);
     with the theta step ``T^T (W synth(q / (c_m d^2)))``."""
-    real = np.dtype(plan.dtype)
-    c = like((1.0 / adjoint_factors(plan.lmax, plan.mmax, plan.norm)).astype(real), q)
-    w = like(ring_weights(plan.grid, plan.nlat, plan.nphi).astype(real), q)
-    f = synth(q * c) * w
+    k = _constants(plan)
+    f = synth(q * like(k["1/c"], q)) * like(k["w"], q)
     if plan.theta_step:
-        f = _along_theta(f, _theta_matrices(plan, "transpose"), plan, like)
+        f = _along_theta(f, k["transpose"], k["sign"], plan, like)
     return f
 
 
-@functools.lru_cache(maxsize=8)
-def _theta_matrices(plan, kind: str) -> np.ndarray:
-    """``(2, nlat, nlat) float64``: the theta step's matrices transposed (``"transpose"``)
-    or ``Z`` (``"inverse"``), for the parities of m 0 and 1."""
-    g = plan.make_grid()
-    if kind == "transpose":
-        return resample.theta_table(g, plan.lmax).transpose(0, 2, 1).copy()
-    return resample.quadrature_inverse(g, plan.lmax)
+@functools.lru_cache(maxsize=16)
+def _constants(plan) -> dict:
+    """The plan's scalings in its dtype, read-only (so that ``interop.constant_like`` keeps
+    their device copies): ``w`` (``ring_weights``), ``c`` (``adjoint_factors``) and ``1/c``,
+    and with the theta step its matrices transposed (``"transpose"``) and ``Z``
+    (``"inverse"``), each a pair for the parities of m 0 and 1, and ``sign`` ``[[1], [-1]]``."""
+    real = np.dtype(plan.dtype)
+    c = adjoint_factors(plan.lmax, plan.mmax, plan.norm)
+    k = {"w": ring_weights(plan.grid, plan.nlat, plan.nphi).astype(real),
+         "c": c.astype(real), "1/c": (1.0 / c).astype(real),
+         "sign": np.array([[1.0], [-1.0]], real)}
+    if plan.theta_step:
+        g = plan.make_grid()
+        k["transpose"] = tuple(resample.theta_table(g, plan.lmax).transpose(0, 2, 1).astype(real))
+        k["inverse"] = tuple(resample.quadrature_inverse(g, plan.lmax).astype(real))
+    for v in k.values():
+        for a in (v if isinstance(v, tuple) else (v,)):
+            a.flags.writeable = False
+    return k
 
 
-def _along_theta(f, mats: np.ndarray, plan, like):
+def _along_theta(f, mats: tuple, sign: np.ndarray, plan, like):
     """``mats[m mod 2] @ F_m`` for every order, on a field ``(..., nlat, nphi)`` in its own
     library: with ``a``, ``b`` the field's halves in phi, ``(a + b) / 2`` holds the even orders
     and ``(a - b) / 2`` the odd ones (``e^{i m pi} = (-1)^m``), so the result's halves are
@@ -140,13 +147,12 @@ def _along_theta(f, mats: np.ndarray, plan, like):
     if plan.nphi % 2:
         raise ValueError(f"nphi={plan.nphi}: the adjoints of an exact equiangular analysis "
                          "(theta step) need an even nphi")
-    real = np.dtype(plan.dtype)
     h = plan.nphi // 2
     halves = f.reshape(*f.shape[:-1], 2, h)
     a, b = halves[..., 0, :], halves[..., 1, :]
-    x = like(mats[0].astype(real), f) @ ((a + b) * 0.5)
-    y = like(mats[1].astype(real), f) @ ((a - b) * 0.5)
-    sign = like(np.array([[1.0], [-1.0]], real), f)
+    x = like(mats[0], f) @ ((a + b) * 0.5)
+    y = like(mats[1], f) @ ((a - b) * 0.5)
+    sign = like(sign, f)
     return (x[..., None, :] + sign * y[..., None, :]).reshape(f.shape)
 
 

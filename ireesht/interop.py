@@ -88,6 +88,10 @@ class _Numpy:
         """A new array of ``like``'s library and device, for the module to write into."""
         return np.empty(shape, dtype)
 
+    def device_key(self, like):
+        """What tells ``like``'s device apart (``constant_like``'s cache)."""
+        return None
+
     def synchronize(self, x) -> None:
         pass
 
@@ -117,6 +121,9 @@ class _Torch(_Numpy):
         import torch
 
         return torch.as_tensor(a, device=like.device)
+
+    def device_key(self, like):
+        return str(like.device)
 
     def empty(self, shape, dtype, like):
         import torch
@@ -148,6 +155,9 @@ class _Jax(_Numpy):
         return jax.device_put(a, next(iter(like.devices())))
 
     constant = from_numpy
+
+    def device_key(self, like):
+        return str(next(iter(like.devices())))
 
     def empty(self, shape, dtype, like):
         import jax
@@ -183,6 +193,9 @@ class _Cupy(_Numpy):
 
     constant = from_numpy
 
+    def device_key(self, like):
+        return like.device.id
+
     def empty(self, shape, dtype, like):
         import cupy
 
@@ -204,10 +217,29 @@ def _library(x) -> _Numpy:
     return _LIBRARIES.get(type(x).__module__.split(".")[0], _HOST_ONLY)
 
 
+# read-only host constants already converted: (id, library, device) -> (host, converted)
+_CONSTANTS: dict[tuple, tuple] = {}
+_MAX_CONSTANTS = 64
+
+
 def constant_like(a: np.ndarray, like):
     """Host array ``a`` as an array of ``like``'s library on ``like``'s device (numpy for
-    numpy and host-only libraries): for elementwise scalings in that library."""
-    return _library(like).constant(a, like) if is_foreign(like) else a
+    numpy and host-only libraries): for elementwise scalings in that library. A read-only
+    ``a`` (a plan's cached constant, ``adjoint._constants``) is converted once per device."""
+    if not is_foreign(like):
+        return a
+    lib = _library(like)
+    if a.flags.writeable:
+        return lib.constant(a, like)
+    key = (id(a), type(like).__module__, lib.device_key(like))
+    hit = _CONSTANTS.get(key)
+    if hit is not None and hit[0] is a:
+        return hit[1]
+    value = lib.constant(a, like)
+    if len(_CONSTANTS) >= _MAX_CONSTANTS:
+        _CONSTANTS.pop(next(iter(_CONSTANTS)))
+    _CONSTANTS[key] = (a, value)
+    return value
 
 
 # --- the transform -----------------------------------------------------------------------

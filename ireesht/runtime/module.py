@@ -68,6 +68,9 @@ class Module:
         self._complex = np.result_type(self._real, np.complex64)
         self._vmfb = vmfb
         self._session = rtmod.Session(vmfb, plan.target, device, plan.fingerprint)
+        # each function's shapes, once (read on every call): ``signature``
+        self._signatures = {n: self._signature(n) for n in (
+            ("vsynth", "vanalys") if plan.transform == "vector" else ("synth", "analys"))}
         t0 = time.perf_counter()
         tables = device_tables(plan)
         self._tables = {k: self._session.upload(v) for k, v in tables.items()}
@@ -148,6 +151,10 @@ class Module:
         """Function ``name``'s argument name, its trailing shape and whether it is complex,
         and the same for its result (complex arrays are ``(..., 2)`` reals on the device).
         Raises ValueError for a function the plan's transform does not have."""
+        sig = self._signatures.get(name)
+        return sig if sig is not None else self._signature(name)
+
+    def _signature(self, name: str) -> tuple[str, tuple[int, ...], bool, tuple[int, ...], bool]:
         p = self.plan
         vector = name in ("vsynth", "vanalys")
         if vector != (p.transform == "vector"):

@@ -147,3 +147,16 @@ def test_interop_errors_name_the_value_and_the_expected_one(cpu32):
         cpu32.analys(torch.zeros((p.nphi, p.nlat)))
     with pytest.raises(ValueError, match="out= and sync=False take iree.runtime.DeviceArray"):
         cpu32.analys(torch.zeros((1, p.nlat, p.nphi)), out=cpu32.empty((1, p.nlm, 2)))
+
+
+def test_read_only_constants_are_converted_once(rng):
+    """The adjoints' scalings (read-only, cached per plan) reach torch once, not per call."""
+    from ireesht.interop import constant_like
+
+    like = torch.from_numpy(rng.standard_normal(3))
+    a = rng.standard_normal(5)
+    assert constant_like(a, like) is not constant_like(a, like)  # writable: converted anew
+    a.flags.writeable = False
+    first = constant_like(a, like)
+    assert constant_like(a, like) is first
+    np.testing.assert_array_equal(first.numpy(), a)
