@@ -57,8 +57,15 @@ def test_vmap_and_float32(rng):
     f = jax.jit(jax.vmap(lambda q: ij.synth(mod, q)))(jnp.asarray(q, jnp.complex64))
     assert f.shape == (4, p.nlat, p.nphi) and f.dtype == np.float32
     assert rel_l2(np.asarray(f), reference.synth(q, p.lmax, p.mmax, p.make_grid())) <= 2e-6
-    # finite differences in float32 resolve ~1e-3 of a derivative: JAX's float32 tolerance
-    check_grads(lambda f: ij.analys(mod, f), (f[:1],), order=1, modes=["rev"], rtol=1e-2)
+    # float32 finite differences resolve only ~1e-2 of a derivative (flaky at any fixed
+    # tolerance); compare the float32 gradient with the float64 plan's instead, whose
+    # gradients test_check_grads checks by finite differences
+    mod64 = ireesht.compile(9, 9, target="cpu", dtype="float64")
+    g = random_coefficients(rng, p.lmax, p.mmax, (1,))
+    _, vjp32 = jax.vjp(lambda f: ij.analys(mod, f), f[:1])
+    _, vjp64 = jax.vjp(lambda f: ij.analys(mod64, f), jnp.asarray(f[:1], jnp.float64))
+    (g32,), (g64,) = vjp32(jnp.asarray(g, jnp.complex64)), vjp64(jnp.asarray(g))
+    assert g32.dtype == np.float32 and rel_l2(np.asarray(g32, np.float64), np.asarray(g64)) <= 1e-6
 
 
 def test_errors_name_the_value_and_the_expected_one(mod):
