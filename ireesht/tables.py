@@ -14,7 +14,8 @@ from ireesht.numerics import fourier, ishioka, legendre, normalization, resample
 # The format of the tables: bump it when a table's content or layout changes for the same
 # plan. Modules carry it in their plan's fingerprint (``Plan.fingerprint``), so a module
 # compiled for other tables is refused when it loads, and cache entries miss.
-TABLES_VERSION = 3  # 2: the C / WGSL twiddle layout (mixed radix); 3: table theta
+TABLES_VERSION = 4  # 2: the C / WGSL twiddle layout (mixed radix); 3: table theta;
+# 4: theta folded by the equatorial symmetry
 # MLIR element type of each plan dtype
 FLOAT_TYPES = {"float32": "f32", "float64": "f64"}
 
@@ -33,12 +34,13 @@ def table_shapes(plan) -> dict[str, tuple[str, str]]:
     """The shape (``"AxB"``) and MLIR element type of each table of ``device_tables``."""
     ft = FLOAT_TYPES[plan.dtype]
     p, nlm = plan.npairs, plan.nlm
+    nh = (plan.nlat + 1) // 2  # the theta step's folded blocks (resample.theta_blocks)
     shapes = {"xtab": (f"{p}x4", ft), "seedtab": (f"{plan.mc * p}x2", ft),
               "polar": (f"{plan.mc}", ft), "coef": (f"{nlm}x4", ft), "stab": (f"{nlm}", ft),
               "wtab": (f"{p}", ft),
               "twiddle": (f"{fourier.twiddle_rows(plan.nphi, plan.kernels)}x2", ft),
               "chain": (f"{ishioka.offset(plan.lmax, plan.mmax + 1)}x{ishioka.COLUMNS}", "f64"),
-              "qscale": (f"{nlm}", ft), "theta": (f"2x{plan.nlat}x{plan.nlat}", ft)}
+              "qscale": (f"{nlm}", ft), "theta": (f"4x{nh}x{nh}", ft)}
     if plan.transform == "vector":
         L = plan.band_lmax
         shapes.update(vsynth_mix=(f"{plan.nlm}x4", ft), vanalys_mix=(f"{plan.band_nlm}x6", ft),
@@ -60,7 +62,8 @@ def device_tables(plan) -> dict[str, np.ndarray]:
     nphi; ``twiddle`` (``fourier.twiddle``, in the layout of the plan's kernel family);
     ``chain`` (``ishioka.chain_table``); ``restart_rows``, ``restart`` (``restart_tables``);
     ``qscale (nlm,)`` the coefficients' normalisation and phase (``normalization.factors``);
-    ``theta (2, nlat, nlat)`` the theta step of each parity of m (``resample.theta_table``).
+    ``theta (4, nh, nh)``, ``nh = (nlat + 1) // 2``, the theta step of each parity of m folded
+    by the equatorial symmetry (``resample.theta_blocks``).
     """
     want = names(plan)
     dt = np.dtype(plan.dtype).type
@@ -91,7 +94,7 @@ def device_tables(plan) -> dict[str, np.ndarray]:
         out["qscale"] = normalization.factors(plan.lmax, plan.mmax, plan.norm,
                                               plan.csphase).astype(dt)
     if "theta" in want:
-        out["theta"] = resample.theta_table(g, plan.lmax).astype(dt)
+        out["theta"] = resample.theta_blocks(g, plan.lmax).astype(dt)
     if plan.transform == "vector":
         out.update(vector_tables(plan))
     return {name: out[name] for name in want}

@@ -4,10 +4,22 @@ analysis of ``mlir/pipeline.mlir`` (``${op_theta_analys}``), which then reads G.
 
 Plain tensor and linalg ops, not a kernel of a family: IREE compiles them for whatever
 target the module has (CUDA, SPIR-V, Metal, llvm-cpu), so every kernel family gets the same
-step. The orders of each parity are a strided slice of F (stride 2 along m), transposed to
-rings first and collapsed to a ``nlat x (B n 2)`` matrix, so that the product with its ``nlat x
-nlat`` matrix is one ``linalg.matmul`` (which IREE compiles well; a ``linalg.generic``
-contraction over the rings in F's own layout ran 3-4x slower on the CPU), then put back.
+step. The matrices commute with the reflection of the rings about the equator, so the step works on
+ring sums and differences (``resample.theta_blocks``): for the orders of each parity, a
+*fold* gathers ``X[s][k] = F_k +- F_{N-k}`` (k < nh = (nlat + 1) // 2) rings first, as a
+``2 x nh x (B n 2)`` batch of matrices, one ``linalg.batch_matmul`` with the two ``nh x nh``
+blocks (half the multiply-adds of one ``nlat x nlat`` product; a plain (batch) matmul is
+IREE's fast path, a ``linalg.generic`` contraction in F's own layout ran 3-4x slower on the
+CPU), and an *unfold* writes ``G_i = Y_s,i + Y_a,i`` (top half, a transpose) and ``G_{N-i} =
+Y_s,i - Y_a,i`` (bottom half) back into the orders' slots of G. The bottom half is gathered
+from a difference ``Y_s - Y_a`` that the top half's generic writes as a second result: a
+gather straight from the matmul's result reads it through IREE's packed (data-tiled) layout
+and ran 2.7x slower.
+
+The mirror ring ``N - k`` is read by ``tensor.extract`` in generics without inputs: an affine
+map ``N - k`` crashes IREE 3.13 (``inferConvolutionDims`` in the dispatch naming), and a
+``tensor.extract`` from a tensor that the same generic also takes as an input (or from a
+strided ``tensor.extract_slice`` of it) computed wrong values on llvm-cpu.
 """
 
 from __future__ import annotations
@@ -22,44 +34,103 @@ def values(plan) -> dict[str, str]:
         return {"op_theta_analys": "", "leg_analys_in": "F"}
     ft = FLOAT_TYPES[plan.dtype]
     nl, mc = plan.nlat, plan.mc
+    nh, h = (nl + 1) // 2, nl // 2      # rows of the blocks (pairs, and the equator), pairs
     ftype = f"tensor<?x{nl}x{mc}x2x{ft}>"
-    lines = [
-        "    // theta step (ireesht/codegen/theta.py): G = K_p F for the orders of parity p",
-        f"    %th_zero = arith.constant 0.0 : {ft}",
-        f"    %th_G0 = tensor.empty(%b) : {ftype}",
-        "    %th_one = arith.constant 1 : index",
-    ]
+    out = [f"""    // theta step (ireesht/codegen/theta.py): G = T_p F for the orders of parity p,
+    // on ring sums and differences (two nh x nh blocks per parity, resample.theta_blocks)
+    %th_c1 = arith.constant 1 : index
+    %th_c2 = arith.constant 2 : index
+    %th_cn = arith.constant {nl - 1} : index
+    %th_chm = arith.constant {h - 1} : index
+    %th_zero = arith.constant 0.0 : {ft}
+    %th_G0 = tensor.empty(%b) : {ftype}"""]
     last = "%th_G0"
     for p in (0, 1):
         n = (mc - p + 1) // 2           # orders m = p, p + 2, ... < mc
         if n == 0:
             continue
-        part = f"tensor<?x{nl}x{n}x2x{ft}>"
-        tpart = f"tensor<{nl}x?x{n}x2x{ft}>"
-        mat = f"tensor<{nl}x?x{ft}>"
-        lines += [
-            f"    %th_F{p} = tensor.extract_slice %F[0, 0, {p}, 0] [%b, {nl}, {n}, 2] [1, 1, 2, 1]"
-            f"\n        : {ftype} to {part}",
-            f"    %th_K{p} = tensor.extract_slice %theta[{p}, 0, 0] [1, {nl}, {nl}] [1, 1, 1]"
-            f"\n        : tensor<2x{nl}x{nl}x{ft}> to tensor<{nl}x{nl}x{ft}>",
-            # rings first, so that the step is one plain matmul (IREE's fast path for it)
-            f"    %th_te{p} = tensor.empty(%b) : {tpart}",
-            f"    %th_T{p} = linalg.transpose ins(%th_F{p} : {part}) outs(%th_te{p} : {tpart})"
-            " permutation = [1, 0, 2, 3]",
-            f"    %th_X{p} = tensor.collapse_shape %th_T{p} [[0], [1, 2, 3]] : {tpart} into {mat}",
-            f"    %th_c{p} = tensor.dim %th_X{p}, %th_one : {mat}",
-            f"    %th_e{p} = tensor.empty(%th_c{p}) : {mat}",
-            f"    %th_z{p} = linalg.fill ins(%th_zero : {ft}) outs(%th_e{p} : {mat}) -> {mat}",
-            f"    %th_Y{p} = linalg.matmul ins(%th_K{p}, %th_X{p} : tensor<{nl}x{nl}x{ft}>, {mat})"
-            f" outs(%th_z{p} : {mat}) -> {mat}",
-            f"    %th_U{p} = tensor.expand_shape %th_Y{p} [[0], [1, 2, 3]] output_shape "
-            f"[{nl}, %b, {n}, 2] : {mat} into {tpart}",
-            f"    %th_ue{p} = tensor.empty(%b) : {part}",
-            f"    %th_G{p}p = linalg.transpose ins(%th_U{p} : {tpart}) outs(%th_ue{p} : {part})"
-            " permutation = [1, 0, 2, 3]",
-            f"    %th_G{p}i = tensor.insert_slice %th_G{p}p into {last}[0, 0, {p}, 0] "
-            f"[%b, {nl}, {n}, 2] [1, 1, 2, 1]\n        : {part} into {ftype}",
-        ]
+        out.append(_parity(p, n, nl, nh, h, ft, ftype, last))
         last = f"%th_G{p}i"
-    lines.append(f"    %G = tensor.cast {last} : {ftype} to {ftype}")
-    return {"op_theta_analys": "\n".join(lines), "leg_analys_in": "G"}
+    out.append(f"    %G = tensor.cast {last} : {ftype} to {ftype}")
+    return {"op_theta_analys": "\n".join(out), "leg_analys_in": "G"}
+
+
+def _par(k: int) -> str:
+    return ", ".join(['"parallel"'] * k)
+
+
+def _parity(p, n, nl, nh, h, ft, ftype, last) -> str:
+    """The step for the ``n`` orders of parity ``p``: fold, batch_matmul, unfold into
+    ``last`` (the G built so far), as ``%th_G{p}i``."""
+    fold = f"tensor<2x{nh}x?x{n}x2x{ft}>"        # [s][k][b][order][re, im]
+    half = f"tensor<{nh}x?x{n}x2x{ft}>"
+    mat = f"tensor<2x{nh}x?x{ft}>"
+    top, bot = f"tensor<?x{nh}x{n}x2x{ft}>", f"tensor<?x{h}x{n}x2x{ft}>"
+    bot3, d3 = f"tensor<?x{h}x{2 * n}x{ft}>", f"tensor<{nh}x?x{2 * n}x{ft}>"
+    return f"""    %th_p{p} = arith.constant {p} : index
+    %th_K{p} = tensor.extract_slice %theta[{2 * p}, 0, 0] [2, {nh}, {nh}] [1, 1, 1]
+        : tensor<4x{nh}x{nh}x{ft}> to tensor<2x{nh}x{nh}x{ft}>
+    // fold: X[0][k] = F_k + F_(N-k), X[1][k] = F_k - F_(N-k), orders m = 2 n + p, rings first
+    %th_xe{p} = tensor.empty(%b) : {fold}
+    %th_X{p} = linalg.generic {{indexing_maps = [affine_map<(s, k, b, n, r) -> (s, k, b, n, r)>],
+        iterator_types = [{_par(5)}]}} outs(%th_xe{p} : {fold}) {{
+      ^bb0(%th_o: {ft}):
+        %th_s = linalg.index 0 : index
+        %th_k = linalg.index 1 : index
+        %th_b = linalg.index 2 : index
+        %th_n = linalg.index 3 : index
+        %th_r = linalg.index 4 : index
+        %th_km = arith.subi %th_cn, %th_k : index
+        %th_n2 = arith.muli %th_n, %th_c2 : index
+        %th_m = arith.addi %th_n2, %th_p{p} : index
+        %th_a = tensor.extract %F[%th_b, %th_k, %th_m, %th_r] : {ftype}
+        %th_c = tensor.extract %F[%th_b, %th_km, %th_m, %th_r] : {ftype}
+        %th_sym = arith.cmpi eq, %th_s, %c0 : index
+        %th_sum = arith.addf %th_a, %th_c : {ft}
+        %th_dif = arith.subf %th_a, %th_c : {ft}
+        %th_v = arith.select %th_sym, %th_sum, %th_dif : {ft}
+        linalg.yield %th_v : {ft}
+    }} -> {fold}
+    %th_M{p} = tensor.collapse_shape %th_X{p} [[0], [1], [2, 3, 4]] : {fold} into {mat}
+    %th_d{p} = tensor.dim %th_M{p}, %th_c2 : {mat}
+    %th_e{p} = tensor.empty(%th_d{p}) : {mat}
+    %th_z{p} = linalg.fill ins(%th_zero : {ft}) outs(%th_e{p} : {mat}) -> {mat}
+    %th_Y{p} = linalg.batch_matmul ins(%th_K{p}, %th_M{p} : tensor<2x{nh}x{nh}x{ft}>, {mat})
+        outs(%th_z{p} : {mat}) -> {mat}
+    // unfold: G_i = Y_s,i + Y_a,i (i < nh, a transpose), G_(N-i) = D_i = Y_s,i - Y_a,i (i < h)
+    %th_U{p} = tensor.expand_shape %th_Y{p} [[0], [1], [2, 3, 4]] output_shape [2, {nh}, %b, {n}, 2]
+        : {mat} into {fold}
+    %th_Ys{p} = tensor.extract_slice %th_U{p}[0, 0, 0, 0, 0] [1, {nh}, %b, {n}, 2] [1, 1, 1, 1, 1]
+        : {fold} to {half}
+    %th_Ya{p} = tensor.extract_slice %th_U{p}[1, 0, 0, 0, 0] [1, {nh}, %b, {n}, 2] [1, 1, 1, 1, 1]
+        : {fold} to {half}
+    %th_te{p} = tensor.empty(%b) : {top}
+    %th_de{p} = tensor.empty(%b) : {half}
+    %th_T{p}, %th_D{p} = linalg.generic {{indexing_maps = [affine_map<(b, i, n, r) -> (i, b, n, r)>,
+        affine_map<(b, i, n, r) -> (i, b, n, r)>, affine_map<(b, i, n, r) -> (b, i, n, r)>,
+        affine_map<(b, i, n, r) -> (i, b, n, r)>],
+        iterator_types = [{_par(4)}]}} ins(%th_Ys{p}, %th_Ya{p} : {half}, {half})
+        outs(%th_te{p}, %th_de{p} : {top}, {half}) {{
+      ^bb0(%th_a: {ft}, %th_c: {ft}, %th_o: {ft}, %th_o2: {ft}):
+        %th_v = arith.addf %th_a, %th_c : {ft}
+        %th_w = arith.subf %th_a, %th_c : {ft}
+        linalg.yield %th_v, %th_w : {ft}, {ft}
+    }} -> ({top}, {half})
+    %th_D3{p} = tensor.collapse_shape %th_D{p} [[0], [1], [2, 3]] : {half} into {d3}
+    %th_be{p} = tensor.empty(%b) : {bot3}
+    %th_B3{p} = linalg.generic {{indexing_maps = [affine_map<(b, j, c) -> (b, j, c)>],
+        iterator_types = [{_par(3)}]}} outs(%th_be{p} : {bot3}) {{
+      ^bb0(%th_o: {ft}):
+        %th_b = linalg.index 0 : index
+        %th_j = linalg.index 1 : index
+        %th_c = linalg.index 2 : index
+        %th_i = arith.subi %th_chm, %th_j : index
+        %th_v = tensor.extract %th_D3{p}[%th_i, %th_b, %th_c] : {d3}
+        linalg.yield %th_v : {ft}
+    }} -> {bot3}
+    %th_B{p} = tensor.expand_shape %th_B3{p} [[0], [1], [2, 3]] output_shape [%b, {h}, {n}, 2]
+        : {bot3} into {bot}
+    %th_G{p}t = tensor.insert_slice %th_T{p} into {last}[0, 0, {p}, 0] [%b, {nh}, {n}, 2]
+        [1, 1, 2, 1] : {top} into {ftype}
+    %th_G{p}i = tensor.insert_slice %th_B{p} into %th_G{p}t[0, {nh}, {p}, 0] [%b, {h}, {n}, 2]
+        [1, 1, 2, 1] : {bot} into {ftype}"""

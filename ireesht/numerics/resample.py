@@ -22,10 +22,11 @@ against every ``P_lm`` exactly:
 
 ``G = K_p F`` with one real ``nlat x nlat`` matrix per parity p of m (:func:`operator`). The
 pipeline applies it on the device between the Fourier and the Legendre analysis (``theta``
-table, ``mlir/pipeline.mlir``), with the Clenshaw-Curtis weights ``w_i`` of ``wtab`` left in
-place: the table holds ``diag(v / w) K_p``. For band-limited fields the result is exact; for
-any field at ``lmax = nlat - 2`` it equals ducc0's ``analysis_2d(geometry="CC")`` (which
-resamples with FFTs to reach the same integral), both to rounding.
+table, ``mlir/pipeline.mlir``; folded by the equatorial symmetry, ``theta_blocks``), with the
+Clenshaw-Curtis weights ``w_i`` of ``wtab`` left in place: the table holds ``diag(v / w) K_p``.
+For band-limited fields the result is exact; for any field at ``lmax = nlat - 2`` it equals
+ducc0's ``analysis_2d(geometry="CC")`` (which resamples with FFTs to reach the same
+integral), both to rounding.
 
 Where quadrature is already exact (``lmax <= (nlat - 1) // 2``) the plain quadrature stays
 (no theta step). Past ``nlat - 2`` the sine rows lose a degree (``sin N theta`` vanishes on
@@ -41,7 +42,7 @@ import numpy as np
 
 from .grid import Grid
 
-__all__ = ["exact_lmax", "needs_theta_step", "operator", "theta_table"]
+__all__ = ["exact_lmax", "needs_theta_step", "operator", "theta_blocks", "theta_table"]
 
 
 def exact_lmax(kind: str, nlat: int) -> int:
@@ -96,6 +97,7 @@ def operator(nlat: int, lmax: int, parity: int) -> np.ndarray:
         moments[0] = 0.0
         norms = np.full(lmax + 1, np.pi / 2)
         basis = np.sin(np.outer(theta, j))
+        basis[-1] = 0.0                           # sin(j pi): np.sin leaves ~j 1e-16
     # G = sum_j g_j basis_j with g_j int basis_j^2 = int F~ basis_j sin t: the trapezoid rule
     # v sums G P exactly (degree <= 2 lmax < 2 N) to sum_j g_j (P, basis_j) = int F~ P sin t
     return basis @ ((moments @ coeffs) / norms[:, None])
@@ -109,10 +111,38 @@ def trapezoid_weights(nlat: int) -> np.ndarray:
 
 
 def theta_table(grid: Grid, lmax: int) -> np.ndarray:
-    """The device table ``theta``: ``(2, nlat, nlat) float64``, ``[p] = diag(v / w) K_p``, so
-    that the Legendre analysis with the grid's weights ``w`` (``wtab``) applies ``v``."""
+    """The theta step's matrices ``T_p``: ``(2, nlat, nlat) float64``, ``[p] = diag(v / w) K_p``,
+    so that the Legendre analysis with the grid's weights ``w`` (``wtab``) applies ``v``. The
+    device table holds them folded (``theta_blocks``); the adjoints use them whole."""
     scale = trapezoid_weights(grid.nlat) / grid.weights
     return np.stack([scale[:, None] * operator(grid.nlat, lmax, p) for p in (0, 1)])
+
+
+def theta_blocks(grid: Grid, lmax: int) -> np.ndarray:
+    """The device table ``theta``: ``(4, nh, nh) float64``, ``nh = (nlat + 1) // 2``, the theta
+    step folded by the equatorial symmetry. ``T_p = theta_table(grid, lmax)[p]`` commutes with
+    the reflection ``J: i -> nlat - 1 - i`` (``K_p`` does: theta -> pi - theta maps the
+    interpolant of ``J F`` to that of F reflected; ``v`` and ``w`` are symmetric), so with the
+    ring sums ``S_k = F_k + F_{N-k}`` and differences ``A_k = F_k - F_{N-k}`` (k < nh; the
+    equator's A is 0 for odd nlat) ``[2 p] = Ks_p / 2`` and ``[2 p + 1] = Ka_p / 2``,
+    ``Ks[i, k] = T[i, k] + T[i, N-k]`` (``T[i, k]`` at the equator), ``Ka[i, k] = T[i, k] -
+    T[i, N-k]`` (0 at the equator) give ``Y_s = [2 p] S``, ``Y_a = [2 p + 1] A`` and
+    ``G_i = Y_s,i + Y_a,i``, ``G_{N-i} = Y_s,i - Y_a,i``: two ``nh x nh`` products per parity
+    instead of one ``nlat x nlat``, half the multiply-adds (``codegen/theta.py``)."""
+    nlat = grid.nlat
+    nh = (nlat + 1) // 2
+    out = np.zeros((4, nh, nh))
+    for p, t in enumerate(theta_table(grid, lmax)):
+        # T commutes with J to rounding (~1e-13 relative at nlat 721): average the two halves
+        t = 0.5 * (t + t[::-1, ::-1])
+        top, mirror = t[:nh, :nh], t[:nh, ::-1][:, :nh]       # T[i, k], T[i, N - k]
+        out[2 * p] = 0.5 * (top + mirror)
+        out[2 * p + 1] = 0.5 * (top - mirror)
+        if nlat % 2:
+            out[2 * p][:, nh - 1] = 0.5 * top[:, nh - 1]      # the equator: S = 2 F, A = 0
+            out[2 * p + 1][:, nh - 1] = 0.0
+            out[2 * p + 1][nh - 1, :] = 0.0
+    return out
 
 
 def band_basis(nlat: int, lmax: int, parity: int) -> np.ndarray:

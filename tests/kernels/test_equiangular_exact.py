@@ -47,6 +47,22 @@ def test_operator_integrates_band_limited_rows_exactly(lmax, mmax, nlat, nphi, r
         assert np.abs(got * 2 * np.pi - q).max() < 1e-13
 
 
+@pytest.mark.parametrize("lmax,nlat", [(31, 33), (32, 34), (15, 21)])
+def test_folded_blocks_apply_the_operator(lmax, nlat, rng):
+    """The device table (``theta_blocks``: sums and differences of mirrored rings, two
+    half-size blocks per parity) gives the full matrices' G, as codegen/theta.py applies it."""
+    g = make_grid("equiangular", nlat, 2 * nlat)
+    full, blocks = resample.theta_table(g, lmax), resample.theta_blocks(g, lmax)
+    nh, h = (nlat + 1) // 2, nlat // 2
+    for p in (0, 1):
+        f = rng.standard_normal((nlat, 3))
+        ys = blocks[2 * p] @ (f[:nh] + f[::-1][:nh])
+        ya = blocks[2 * p + 1] @ (f[:nh] - f[::-1][:nh])
+        got = np.concatenate([ys + ya, (ys - ya)[:h][::-1]])
+        # the blocks average T and its mirror image, equal to rounding (~1e-15 here)
+        assert np.abs(got - full[p] @ f).max() < 1e-13 * np.abs(f).max()
+
+
 def test_beyond_nlat_minus_2_the_operator_is_refused():
     with pytest.raises(ValueError, match="lmax=32: the theta step needs"):
         resample.operator(33, 32, 0)
@@ -90,8 +106,10 @@ def test_cpu_analysis_matches_ducc0(cpu_family, lmax, mmax, nlat, nphi, rng):
 
 @pytest.mark.parametrize("kernels,dtype", [("mlir", "float64"), ("mlir", "float32"),
                                            ("wgsl", "float32")])
-def test_vulkan_analysis_matches_ducc0(vulkan, kernels, dtype, rng):
-    mod = ireesht.compile(31, 31, 33, 64, "equiangular", target="vulkan", dtype=dtype,
+# odd nlat and an even number of orders, even nlat and an odd one (the fold's two halves)
+@pytest.mark.parametrize("lmax,mmax,nlat,nphi", CASES[:2])
+def test_vulkan_analysis_matches_ducc0(vulkan, kernels, dtype, lmax, mmax, nlat, nphi, rng):
+    mod = ireesht.compile(lmax, mmax, nlat, nphi, "equiangular", target="vulkan", dtype=dtype,
                           kernels=kernels)
     _check(mod, rng, TOL[dtype])
 
@@ -110,7 +128,7 @@ def test_gpu_modules_with_the_theta_step_compile(target, dtype, norm):
     plan = Plan.create(lmax, lmax, lmax + 2, 2 * lmax + 2, "equiangular", target, dtype,
                        norm=norm)
     assert plan.theta_step and "theta" in plan.analys_tables
-    assert "linalg.matmul" in codegen.render(plan)
+    assert "linalg.batch_matmul" in codegen.render(plan)
     assert len(codegen.compile_plan(plan)) > 0
 
 
@@ -123,7 +141,7 @@ def test_quadrature_plans_take_no_theta_step():
                  (20, None, 21, 42, "equiangular")]:
         plan = Plan.create(*args, target="cpu")
         assert not plan.theta_step and "theta" not in plan.analys_tables
-        assert "linalg.matmul" not in codegen.render(plan)
+        assert "linalg.batch_matmul" not in codegen.render(plan)
 
 
 @pytest.mark.slow
