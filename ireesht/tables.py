@@ -122,7 +122,7 @@ def nyquist_tables(plan) -> dict[str, np.ndarray]:
     dt = np.dtype(plan.dtype).type
     g = plan.make_grid()
     n = plan.mmax
-    p = plan.npairs  # the northern rings, mirrored as the kernels do: P_lN(-x) = (-1)^(l-N) P_lN(x)
+    p = plan.npairs  # the northern rings, mirrored as the kernels do: P(-x) = (-1)^(l-N) P(x)
     north = legendre.scaled_legendre(plan.lmax, n, g.cost[:p], g.sint[:p], np.float64)
     sign = (-1.0) ** np.arange(north.shape[0])[:, None]
     leg = np.concatenate([north, (sign * north[:, :plan.nlat - p])[:, ::-1]], axis=1)
