@@ -64,9 +64,11 @@ def _check(mod, rng, tol):
     assert rel_l2(mod.analys(f), q_real) <= tol                  # the roundtrip
 
 
-@pytest.mark.parametrize("dtype", ["float64", "float32"])
-@pytest.mark.parametrize("lmax,mmax,nlat,nphi,grid,norm,csphase", CASES)
-def test_cpu_matches_ducc0(lmax, mmax, nlat, nphi, grid, norm, csphase, dtype, rng):
+# float64 on every case, float32 on two (the default suite's time: each is a compile)
+@pytest.mark.parametrize("case,dtype", [(0, "float64"), (1, "float64"), (2, "float64"),
+                                        (3, "float64"), (1, "float32"), (3, "float32")])
+def test_cpu_matches_ducc0(case, dtype, rng):
+    lmax, mmax, nlat, nphi, grid, norm, csphase = CASES[case]
     mod = ireesht.compile(lmax, mmax, nlat, nphi, grid, target="cpu", dtype=dtype, norm=norm,
                           csphase=csphase)
     assert mod.plan.theta_step == (grid == "equiangular")
@@ -84,13 +86,16 @@ def test_vulkan_matches_ducc0(vulkan, kernels, dtype, case, rng):
         checks.check_enqueued_calls(mod, rng)  # device arrays: F as the kernels make it
 
 
-def test_device_arrays_on_the_cpu(rng):
+def test_device_arrays_and_a_saved_module_on_the_cpu(tmp_path, rng):
     mod = ireesht.compile(16, 16, 17, 32, target="cpu", dtype="float64")
     checks.check_enqueued_calls(mod, rng)
+    mod.save(tmp_path / "nyq")
+    loaded = ireesht.load(tmp_path / "nyq", target="cpu")
+    assert loaded.plan == mod.plan and loaded.plan.nyquist
+    _check(loaded, rng, TOL["float64"])
 
 
-@pytest.mark.parametrize("target,dtype,lmax", [("cuda", "float64", 31), ("cuda", "float32", 255),
-                                               ("metal", "float32", 31)])
+@pytest.mark.parametrize("target,dtype,lmax", [("cuda", "float32", 255), ("metal", "float32", 31)])
 def test_gpu_modules_compile(target, dtype, lmax):
     """CUDA at lmax 255 float32 takes the lanes64 segments analysis, whose bindings follow its
     tables: the Nyquist tables come after them."""
@@ -120,10 +125,3 @@ def test_nphi_below_2_mmax_and_vector_nyquist_plans_are_refused():
                                          r"Nyquist order .* expected nphi > 2\*mmax = 32 or "
                                          r"mmax <= 15"):
         Plan.create(16, 16, 18, 32, target="cpu", transform="vector")
-
-
-def test_saved_nyquist_module_loads_and_gives_the_same_results(tmp_path, rng):
-    ireesht.build(16, tmp_path / "nyq", ("cpu",), 16, 17, 32, "gauss", "float64")
-    mod = ireesht.load(tmp_path / "nyq", target="cpu")
-    assert mod.plan.nyquist
-    _check(mod, rng, TOL["float64"])
