@@ -10,6 +10,9 @@ coefficients and ``<f, g> = sum f g`` on fields, and the quadrature analysis
   which is ``A`` without its weights; ``Im (S^T g)_l0 = 0``, as ``S`` ignores ``Im q_l0``.
 - ``A^T q = W S(q / c)``: ``<A f, q> = sum_ij f_ij W_i sum_lm P_lm Re(q_lm e^{i m phi_j})``,
   and ``S`` counts the orders ``m > 0`` twice.
+- The Nyquist order ``N = nphi / 2`` (``Plan.nyquist``): ``S`` adds ``2 Re q_lN P_lN (-1)^j``
+  and ``A`` returns half the quadrature, real (``numerics.reference``), so ``c_N = 4``;
+  ``Im`` of order N is ignored by ``S`` and 0 from ``A`` (and from ``S^T``), as for m = 0.
 
 In a plan's normalisation ``d_lm`` (``numerics.normalization``: ``S' = S D``, ``A' = D^-1 A``
 with ``D = diag(d)``) the same holds with ``c_m d_lm^2`` for ``c_m`` (``adjoint_factors``):
@@ -57,19 +60,21 @@ def ring_weights(grid, nlat: int, nphi: int) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=32)
-def order_factors(lmax: int, mmax: int) -> np.ndarray:
-    """``c_m`` of each packed coefficient: 1 for ``m = 0``, 2 for ``m > 0``; ``(nlm,) float64``."""
+def order_factors(lmax: int, mmax: int, nyquist: bool = False) -> np.ndarray:
+    """``c_m`` of each packed coefficient: 1 for ``m = 0``, 2 for ``m > 0``, 4 for the Nyquist
+    order ``m = mmax`` of a ``nyquist`` plan (module doc); ``(nlm,) float64``."""
     _, m = layout.lm_indices(lmax, mmax)
-    c = np.where(m == 0, 1.0, 2.0)
+    c = np.where(m == 0, 1.0, np.where(nyquist and mmax > 0 and m == mmax, 4.0, 2.0))
     c.flags.writeable = False
     return c
 
 
 @functools.lru_cache(maxsize=32)
-def adjoint_factors(lmax: int, mmax: int, norm: str) -> np.ndarray:
+def adjoint_factors(lmax: int, mmax: int, norm: str, nyquist: bool = False) -> np.ndarray:
     """``c_m d_lm^2`` of each packed coefficient (module doc), ``d`` the normalisation
     ``norm``'s factors: ``(nlm,) float64``; ``order_factors`` for ``"ortho"``."""
-    c = order_factors(lmax, mmax) * normalization.factors(lmax, mmax, norm, True) ** 2
+    c = (order_factors(lmax, mmax, nyquist)
+         * normalization.factors(lmax, mmax, norm, True) ** 2)
     c.flags.writeable = False
     return c
 
@@ -125,7 +130,7 @@ def _constants(plan) -> dict:
     and with the theta step its matrices transposed (``"transpose"``) and ``Z``
     (``"inverse"``), each a pair for the parities of m 0 and 1, and ``sign`` ``[[1], [-1]]``."""
     real = np.dtype(plan.dtype)
-    c = adjoint_factors(plan.lmax, plan.mmax, plan.norm)
+    c = adjoint_factors(plan.lmax, plan.mmax, plan.norm, plan.nyquist)
     k = {"w": ring_weights(plan.grid, plan.nlat, plan.nphi).astype(real),
          "c": c.astype(real), "1/c": (1.0 / c).astype(real),
          "sign": np.array([[1.0], [-1.0]], real)}

@@ -73,7 +73,7 @@ def device_inputs(mod, batch: int, rng: np.random.Generator | None = None) -> De
     p, real = mod.plan, np.dtype(mod.plan.dtype)
     rng = np.random.default_rng() if rng is None else rng
     _, coef, _, field, _ = mod.signature(functions(mod)[0])
-    q = random_coefficients(rng, p.band_lmax, p.mmax, (batch, *coef[:-1]))
+    q = random_coefficients(rng, p.band_lmax, p.mmax, (batch, *coef[:-1]), nphi=p.nphi)
     if p.transform == "vector":
         q[..., 0] = 0.0  # l = 0 carries no vector field: the roundtrip returns 0 there
     q_host = q.astype(np.result_type(real, np.complex64)).view(real).reshape(batch, *coef, 2)

@@ -128,7 +128,7 @@ def check(lmax: int = 127, batch: int = 2, grid: str = "gauss", verbose: bool = 
                 q_ref = q if p.exact else vector_reference.vanalys(f_ref, L, p.mmax, g,
                                                                    exact=False)
             else:
-                q = random_coefficients(rng, L, p.mmax, (batch,))
+                q = random_coefficients(rng, L, p.mmax, (batch,), nphi=p.nphi)
                 f_ref = reference.synth(q, L, p.mmax, g)
                 q_ref = q if p.exact else reference.analys(f_ref, L, p.mmax, g, exact=False)
         t0 = time.perf_counter()

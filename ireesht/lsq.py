@@ -3,12 +3,13 @@
 own synthesis and analysis, nothing else.
 
 With ``W_i = w_i 2 pi / nphi`` (the analysis's ring weights) and ``c_m`` (1 for m = 0, 2 for
-m > 0), the quadrature analysis is ``A = S^*``, the adjoint of synthesis S for the inner
-products ``<f, g>_W = sum W f g`` on fields and ``<a, b>_c = sum c_m Re(a conj b)`` on
-coefficients (``ireesht.adjoint``: ``S^T g = c_m A(g / W)``). CGLS on ``min ||S q - f||_W``
-then needs only S and A; started from 0 it converges to the least-squares solution of least
-``c``-norm, which per order is the least Euclidean norm (the problem separates by order and
-c is constant in each), i.e. ``pinv(S_m) f_m`` when f is in S's range.
+m > 0, 4 for a Nyquist order: ``adjoint.order_factors``), the quadrature analysis is ``A =
+S^*``, the adjoint of synthesis S for the inner products ``<f, g>_W = sum W f g`` on fields
+and ``<a, b>_c = sum c_m Re(a conj b)`` on coefficients (``ireesht.adjoint``: ``S^T g = c_m
+A(g / W)``). CGLS on ``min ||S q - f||_W`` then needs only S and A; started from 0 it
+converges to the least-squares solution of least ``c``-norm, which per order is the least
+Euclidean norm (the problem separates by order and c is constant in each), i.e. ``pinv(S_m)
+f_m`` when f is in S's range.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def analys_lsq(module, f, iterations: int = 50, tol: float | None = None) -> np.
     batch = f.shape[:-2]
     fb = f.reshape(-1, plan.nlat, plan.nphi).astype(np.float64)
     w = ring_weights(plan.grid, plan.nlat, plan.nphi)
-    c = order_factors(plan.lmax, plan.mmax)
+    c = order_factors(plan.lmax, plan.mmax, plan.nyquist)
 
     def synth(q):
         return module.synth(q.astype(cplx)).astype(np.float64)

@@ -44,7 +44,8 @@ class Request:
     ----------
     lmax, mmax : band limit, 0 <= mmax <= lmax
     grid : "gauss" or "equiangular"
-    nlat, nphi : spatial grid (nlat x nphi), nphi > 2 mmax
+    nlat, nphi : spatial grid (nlat x nphi), nphi >= 2 mmax (``nphi == 2 mmax``: the Nyquist
+        order, ``nyquist``)
     dtype : "float32" or "float64"
     target : "vulkan", "cuda", "metal" or "cpu" (``registry.TARGETS``)
     kernels : kernel family, one of the target's (``registry.TARGETS[target].families``)
@@ -110,8 +111,13 @@ class Request:
                              "the orthonormal convention with the Condon-Shortley phase only "
                              "(norm='ortho', csphase=True)")
         g = gridmod.make_grid(self.grid, self.nlat, self.nphi)  # checks nlat, nphi alone
-        if self.nphi <= 2 * self.mmax:
-            raise ValueError(f"nphi={self.nphi}: expected nphi > 2*mmax = {2 * self.mmax}")
+        if self.nphi < 2 * self.mmax:
+            raise ValueError(f"nphi={self.nphi}: expected nphi >= 2*mmax = {2 * self.mmax}")
+        if self.nyquist and self.transform == "vector":
+            raise ValueError(f"nphi={self.nphi}, mmax={self.mmax}: vector plans cannot keep "
+                             f"the Nyquist order (nphi = 2*mmax; its i m T terms need Im of "
+                             f"the coefficients, which the grid cannot carry): expected nphi > "
+                             f"2*mmax = {2 * self.mmax} or mmax <= {(self.nphi - 1) // 2}")
         if self.grid == "gauss" and g.exact_lmax < self.band_lmax:
             raise ValueError(f"nlat={self.nlat}: Gauss analysis of lmax={self.band_lmax} needs "
                              f"nlat >= lmax+1 = {self.band_lmax + 1}")
@@ -131,6 +137,13 @@ class Request:
 
     def make_grid(self) -> gridmod.Grid:
         return gridmod.make_grid(self.grid, self.nlat, self.nphi)
+
+    @property
+    def nyquist(self) -> bool:
+        """Whether order ``mmax`` is the Nyquist order ``nphi / 2``: the grid carries only
+        its real part (``sin(m phi_j) = 0``); the kernels run with ``mmax - 1`` and the
+        module adds the order around them (``codegen.nyquist``, ``kernel_plan``)."""
+        return self.nphi == 2 * self.mmax
 
     @property
     def band_lmax(self) -> int:
@@ -186,10 +199,22 @@ class Plan(Request):
                                                     if isinstance(c, tuple)] != list(STAGES):
             raise ValueError(f"variants={self.variants!r}: expected one (stage, name, params) "
                              f"per stage, in the order {STAGES}")
-        for stage, name, params in self.variants:
-            registry.resolve(self, stage, {"name": name, **dict(params)})  # raises if unfit
+        if self.nyquist:  # the kernels run one order less: their plan resolves the variants
+            self.kernel_plan
+        else:
+            for stage, name, params in self.variants:
+                registry.resolve(self, stage, {"name": name, **dict(params)})  # raises if unfit
         check_plan_bytes(f"lmax={self.lmax}, nlat={self.nlat}, nphi={self.nphi}, "
                          f"dtype={self.dtype!r}", self.device_bytes())
+
+    @functools.cached_property
+    def kernel_plan(self) -> "Plan":
+        """The plan the kernels and their tables are built for: the plan itself, or for a
+        ``nyquist`` plan the same with ``mmax - 1`` (``nphi > 2 (mmax - 1)``), whose packed
+        coefficients are the first ``nlm - (lmax - mmax + 1)`` of this plan's."""
+        if not self.nyquist:
+            return self
+        return dataclasses.replace(self, mmax=self.mmax - 1)
 
     def device_bytes(self, batch: int = 1) -> int:
         """Device memory of the resident tables and the buffers (q, F, f) of ``batch``
@@ -197,7 +222,8 @@ class Plan(Request):
         itemsize = {"f32": 4, "f64": 8}
         table = sum(math.prod(int(n) for n in shape.split("x")) * itemsize[et]
                     for shape, et in tables.table_shapes(self).values())
-        per_field = (2 * self.nlm + 2 * self.nlat * self.mc + self.nlat * self.nphi)
+        per_field = (2 * self.nlm + 2 * self.nlat * self.kernel_plan.mc
+                     + self.nlat * self.nphi)
         if self.transform == "vector":  # two components through the scalar kernels
             per_field = 2 * per_field + 4 * self.band_nlm
         return table + batch * per_field * itemsize[tables.FLOAT_TYPES[self.dtype]]
@@ -239,7 +265,9 @@ class Plan(Request):
                       fields_per_thread, cpu, transform, norm, csphase)
         if variants is not None and not isinstance(variants, Mapping):
             raise ValueError(f"variants={variants!r}: expected a dict {{stage: name}}")
-        chosen = registry.select(req, recurrence, variants)
+        # a Nyquist plan's kernels run with mmax - 1 (Plan.kernel_plan): chosen for that
+        kreq = dataclasses.replace(req, mmax=req.mmax - 1) if req.nyquist else req
+        chosen = registry.select(kreq, recurrence, variants)
         return cls(**{f.name: getattr(req, f.name) for f in dataclasses.fields(Request)},
                    variants=chosen)
 
@@ -300,13 +328,14 @@ class Plan(Request):
     def synth_tables(self) -> tuple[str, ...]:
         """The table arguments of the exported synthesis functions, in order."""
         return (self.variant("leg_synth").tables + self.variant("fft_synth").tables
-                + self._scale_tables)
+                + self._scale_tables + (("nyq_synth",) if self.nyquist else ()))
 
     @property
     def analys_tables(self) -> tuple[str, ...]:
         """The table arguments of the exported analysis functions, in order."""
         return (self.variant("leg_analys").tables + self.variant("fft_analys").tables
-                + self._scale_tables + (("theta",) if self.theta_step else ()))
+                + self._scale_tables + (("theta",) if self.theta_step else ())
+                + (("nyq_analys",) if self.nyquist else ()))
 
     @property
     def _scale_tables(self) -> tuple[str, ...]:

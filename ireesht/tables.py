@@ -33,6 +33,11 @@ def segment_steps(plan) -> int:
 def table_shapes(plan) -> dict[str, tuple[str, str]]:
     """The shape (``"AxB"``) and MLIR element type of each table of ``device_tables``."""
     ft = FLOAT_TYPES[plan.dtype]
+    if plan.nyquist:  # the kernels' tables, and the Nyquist order's
+        nn = plan.lmax - plan.mmax + 1
+        shapes = {**table_shapes(plan.kernel_plan), "nyq_synth": (f"{nn}x{plan.nlat}", ft),
+                  "nyq_analys": (f"{plan.nlat}x{nn}", ft)}
+        return {name: shapes[name] for name in names(plan)}
     p, nlm = plan.npairs, plan.nlm
     nh = (plan.nlat + 1) // 2  # the theta step's folded blocks (resample.theta_blocks)
     shapes = {"xtab": (f"{p}x4", ft), "seedtab": (f"{plan.mc * p}x2", ft),
@@ -64,8 +69,12 @@ def device_tables(plan) -> dict[str, np.ndarray]:
     ``qscale (nlm,)`` the coefficients' normalisation and phase (``normalization.factors``);
     ``theta (4, nh, nh)``, ``nh = (nlat + 1) // 2``, the theta step of each parity of m folded
     by the equatorial symmetry (``resample.theta_blocks``).
+    For a ``nyquist`` plan, those of its ``kernel_plan`` and ``nyquist_tables``.
     """
     want = names(plan)
+    if plan.nyquist:
+        out = {**device_tables(plan.kernel_plan), **nyquist_tables(plan)}
+        return {name: out[name] for name in want}
     dt = np.dtype(plan.dtype).type
     g = plan.make_grid()
     p = plan.npairs
@@ -98,6 +107,34 @@ def device_tables(plan) -> dict[str, np.ndarray]:
     if plan.transform == "vector":
         out.update(vector_tables(plan))
     return {name: out[name] for name in want}
+
+
+def nyquist_tables(plan) -> dict[str, np.ndarray]:
+    """The tables of the Nyquist order ``N = nphi / 2 = mmax`` (``Plan.nyquist``,
+    ``codegen.nyquist``), in the plan's dtype, ``l = N..lmax``: ``nyq_synth (lmax - N + 1,
+    nlat)`` ``2 d_lN P_lN(theta_i)``, so that synthesis adds ``(-1)^j sum_l Re q_lN
+    nyq_synth[l, i]`` to ring i (the real-field convention counts m > 0 twice); ``nyq_analys
+    (nlat, lmax - N + 1)`` with ``q_lN = sum_i nyq_analys[i, l] sum_j (-1)^j f_ij`` (Im 0), half
+    the quadrature ``sum_i W_i P_lN (theta_p F)_i`` (``W_i = w_i 2 pi / nphi``, ``theta_p`` the
+    theta step of N's parity where the plan takes it), divided by ``d_lN``: the inverse of the
+    synthesis on band-limited fields. ``d`` the plan's normalisation and phase
+    (``normalization.factors``; 1 for the kernels' own). ``P_lN`` by the kernels' float64
+    recurrence (``legendre.scaled_legendre``) on the northern rings, which returns 0 for
+    values below 2^-128 near the poles (``sin^N theta`` underflows there), rounded once:
+    negligible in either dtype (float32 flushes those below ~1e-38 to 0 as well)."""
+    dt = np.dtype(plan.dtype).type
+    g = plan.make_grid()
+    n = plan.mmax
+    p = plan.npairs  # the northern rings, mirrored as the kernels do: P(-x) = (-1)^(l-N) P(x)
+    north = legendre.scaled_legendre(plan.lmax, n, g.cost[:p], g.sint[:p], np.float64)
+    sign = (-1.0) ** np.arange(north.shape[0])[:, None]
+    leg = np.concatenate([north, (sign * north[:, :plan.nlat - p])[:, ::-1]], axis=1)
+    d = normalization.factors(plan.lmax, n, plan.norm, plan.csphase)[-leg.shape[0]:]
+    weighted = (g.weights * (2 * np.pi / plan.nphi))[:, None] * leg.T    # W_i P_lN(theta_i)
+    if plan.theta_step:
+        weighted = resample.theta_table(g, plan.lmax)[n % 2].T @ weighted
+    return {"nyq_synth": (2.0 * d[:, None] * leg).astype(dt),
+            "nyq_analys": (0.5 * weighted / d[None, :]).astype(dt)}
 
 
 def vector_tables(plan) -> dict[str, np.ndarray]:

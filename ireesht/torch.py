@@ -16,10 +16,13 @@ csphase=)``); torch-harmonics' ``"four-pi"`` and ``"schmidt"`` coefficients are 
 ones times ``d_lm`` = sqrt(4 pi), sqrt(4 pi / (2l + 1)) (a constant field's l = 0 coefficient is
 4 pi), where pyshtools' and ``ireesht.compile(norm="four_pi" | "schmidt")`` divide by
 ``d_lm`` (a constant's is 1): the layers multiply the module's orthonormal coefficients by
-``d_lm`` (``numerics.normalization.factors``) in torch. Differences: grids ``"legendre-gauss"`` and
-``"equiangular"`` (Clenshaw-Curtis, both poles, as torch-harmonics) only; ``nlon > 2 (mmax -
-1)`` (the Nyquist order of an even ``nlon`` cannot be kept) and, on the Gauss grid, ``nlat >=
-lmax``; float32 and float64 inputs. The module of each (plan, dtype, target) is compiled on
+``d_lm`` (``numerics.normalization.factors``) in torch. The Nyquist order ``m = nlon / 2``
+(torch-harmonics' default ``mmax = nlon // 2 + 1`` of an even ``nlon``) is kept, in
+torch-harmonics' convention: its field is ``Re c_lm P_lm (-1)^j``, half ireesht's (ducc0's)
+``2 Re q_lm P_lm (-1)^j``, so the layers take ``c = 2 q`` there. Differences: grids
+``"legendre-gauss"`` and ``"equiangular"`` (Clenshaw-Curtis, both poles, as torch-harmonics)
+only; ``nlon >= 2 (mmax - 1)`` and, on the Gauss grid, ``nlat >= lmax``; float32 and float64
+inputs. The module of each (plan, dtype, target) is compiled on
 first use (IREE's compiler needed; ``ireesht[compile]``) and shared by every layer of the
 process, unless ``provide(module)`` gave one (a runtime-only install); the target is the input's
 device (``cpu`` or ``cuda``) unless ``target=`` names one. ``replace_sht(model)`` swaps a built
@@ -30,6 +33,7 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
 import torch
 
 from ireesht import adjoint, interop
@@ -138,18 +142,20 @@ class _Layer(torch.nn.Module):
         self.nlat, self.nlon, self.grid, self.norm, self.csphase = nlat, nlon, grid, norm, csphase
         self.lmax, self.mmax = truncation(nlat, nlon, lmax, mmax, grid)
         L = self.lmax
-        if nlon <= 2 * (L - 1):
-            raise ValueError(f"nlon={nlon}: lmax={L} (degrees 0..{L - 1}) needs nlon > "
-                             f"{2 * (L - 1)}; expected lmax <= {(nlon - 1) // 2 + 1}")
+        if nlon < 2 * (L - 1):
+            raise ValueError(f"nlon={nlon}: lmax={L} (degrees 0..{L - 1}) needs nlon >= "
+                             f"{2 * (L - 1)}; expected lmax <= {nlon // 2 + 1}")
         if grid == "legendre-gauss" and nlat < L:
             raise ValueError(f"nlat={nlat}: a Gauss grid resolves lmax <= nlat; got lmax={L}")
         self.target = target
         l, m = layout.lm_indices(L - 1, L - 1)
         self.register_buffer("_dense_index", torch.from_numpy(l * L + m), persistent=False)
-        # torch-harmonics' coefficient of (l, m) is the module's times d_lm (module doc); the
-        # module has the phase. None: 1
-        scale = (None if norm == "ortho" else torch.from_numpy(
-            normalization.factors(L - 1, L - 1, NORMS[norm], csphase=True)))
+        # torch-harmonics' coefficient of (l, m) is the module's times d_lm, and times 2 for
+        # the Nyquist order m = nlon / 2 (module doc); the module has the phase. None: 1
+        factors = normalization.factors(L - 1, L - 1, NORMS[norm], csphase=True)
+        if nlon == 2 * (L - 1):
+            factors[m == L - 1] *= 2.0
+        scale = None if np.all(factors == 1.0) else torch.from_numpy(factors)
         self.register_buffer("_scale", scale, persistent=False)
 
     def module(self, x: torch.Tensor):

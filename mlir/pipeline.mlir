@@ -27,7 +27,7 @@ module @sht ${module_attrs} {
 ${executables}
   // F_ws: the intermediate F, written in place by the dispatch that makes it (its result is
   // tied to F_ws, mlir/ops.mlir), so that a call that passes it allocates and copies nothing.
-  func.func private @synth_impl(${synth_table_params}, %${synth_q}: tensor<?x${nlm}x2x${ft}>,
+  func.func private @synth_impl(${synth_table_params}, %${synth_arg}: tensor<?x${qnlm}x2x${ft}>,
       %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}> {
     %c0 = arith.constant 0 : index
     %b = tensor.dim %F_ws, %c0 : tensor<?x${nlat}x${mc}x2x${ft}>
@@ -39,14 +39,16 @@ ${executables}
     %nlm = arith.constant ${nlm} : i32
     %nphi = arith.constant ${nphi} : i32
     %mc = arith.constant ${mc} : i32
+${synth_nyquist_split}
 ${synth_scale}
 ${op_leg_synth}
 ${op_fft_synth}
-    return %f : tensor<?x${nlat}x${nphi}x${ft}>
+${synth_nyquist_add}
+    return %${synth_f} : tensor<?x${nlat}x${nphi}x${ft}>
   }
 
   func.func private @analys_impl(${analys_table_params}, %f: tensor<?x${nlat}x${nphi}x${ft}>,
-      %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlm}x2x${ft}> {
+      %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${qnlm}x2x${ft}> {
     %c0 = arith.constant 0 : index
     %b = tensor.dim %F_ws, %c0 : tensor<?x${nlat}x${mc}x2x${ft}>
     %nb = arith.index_cast %b : index to i32
@@ -61,7 +63,8 @@ ${op_fft_analys}
 ${op_theta_analys}
 ${op_leg_analys}
 ${analys_scale}
-    return %${analys_q} : tensor<?x${nlm}x2x${ft}>
+${analys_nyquist}
+    return %${analys_result} : tensor<?x${qnlm}x2x${ft}>
   }
 
   // The exported functions. synth / analys allocate their result and F on every call and
@@ -72,41 +75,41 @@ ${analys_scale}
   // util.func: IREE 3.13 drops iree.abi.model from a func.func when it imports it.
   // The reflection attribute names the plan the module was compiled for
   // (Plan.fingerprint): runtime.device.Session refuses the module with any other plan.
-  func.func @synth(${synth_table_params}, %q: tensor<?x${nlm}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}>
+  func.func @synth(${synth_table_params}, %q: tensor<?x${qnlm}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}>
       attributes {iree.reflection = {ireesht.plan = "${plan_fingerprint}"}} {
     %c0 = arith.constant 0 : index
-    %b = tensor.dim %q, %c0 : tensor<?x${nlm}x2x${ft}>
+    %b = tensor.dim %q, %c0 : tensor<?x${qnlm}x2x${ft}>
     %F_ws = tensor.empty(%b) : tensor<?x${nlat}x${mc}x2x${ft}>
     %f = call @synth_impl(${synth_table_args}, %q, %F_ws)
-        : (${synth_table_types}, tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}>
+        : (${synth_table_types}, tensor<?x${qnlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}>
     return %f : tensor<?x${nlat}x${nphi}x${ft}>
   }
 
-  util.func public @synth_async(${synth_table_params}, %q: tensor<?x${nlm}x2x${ft}>,
+  util.func public @synth_async(${synth_table_params}, %q: tensor<?x${qnlm}x2x${ft}>,
       %f_out: tensor<?x${nlat}x${nphi}x${ft}> {iree.abi.output = 0 : index}, %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}>
       attributes {iree.abi.model = "coarse-fences"} {
     %f = func.call @synth_impl(${synth_table_args}, %q, %F_ws)
-        : (${synth_table_types}, tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}>
+        : (${synth_table_types}, tensor<?x${qnlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}>
     util.return %f : tensor<?x${nlat}x${nphi}x${ft}>
   }
 
-  func.func @analys(${analys_table_params}, %f: tensor<?x${nlat}x${nphi}x${ft}>) -> tensor<?x${nlm}x2x${ft}> {
+  func.func @analys(${analys_table_params}, %f: tensor<?x${nlat}x${nphi}x${ft}>) -> tensor<?x${qnlm}x2x${ft}> {
     %c0 = arith.constant 0 : index
     %b = tensor.dim %f, %c0 : tensor<?x${nlat}x${nphi}x${ft}>
     %F_ws = tensor.empty(%b) : tensor<?x${nlat}x${mc}x2x${ft}>
     %q = call @analys_impl(${analys_table_args}, %f, %F_ws)
         : (${analys_table_types}, tensor<?x${nlat}x${nphi}x${ft}>,
-           tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlm}x2x${ft}>
-    return %q : tensor<?x${nlm}x2x${ft}>
+           tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${qnlm}x2x${ft}>
+    return %q : tensor<?x${qnlm}x2x${ft}>
   }
 
   util.func public @analys_async(${analys_table_params}, %f: tensor<?x${nlat}x${nphi}x${ft}>,
-      %q_out: tensor<?x${nlm}x2x${ft}> {iree.abi.output = 0 : index}, %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlm}x2x${ft}>
+      %q_out: tensor<?x${qnlm}x2x${ft}> {iree.abi.output = 0 : index}, %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${qnlm}x2x${ft}>
       attributes {iree.abi.model = "coarse-fences"} {
     %q = func.call @analys_impl(${analys_table_args}, %f, %F_ws)
         : (${analys_table_types}, tensor<?x${nlat}x${nphi}x${ft}>,
-           tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlm}x2x${ft}>
-    util.return %q : tensor<?x${nlm}x2x${ft}>
+           tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${qnlm}x2x${ft}>
+    util.return %q : tensor<?x${qnlm}x2x${ft}>
   }
 ${vector_functions}
 }

@@ -38,7 +38,7 @@ def check_plan(mod, rng: np.random.Generator, batch: tuple[int, ...] = (2,),
     p = mod.plan
     tol, tol_roundtrip = bounds or BOUNDS[p.dtype]
     real = np.dtype(p.dtype)
-    q = random_coefficients(rng, p.lmax, p.mmax, batch)
+    q = random_coefficients(rng, p.lmax, p.mmax, batch, nphi=p.nphi)
     f = mod.synth(q)
     assert f.shape == batch + (p.nlat, p.nphi) and f.dtype == real
     f_ref = reference.synth(q, p.lmax, p.mmax, p.make_grid())
@@ -60,7 +60,7 @@ def check_enqueued_calls(mod, rng: np.random.Generator) -> None:
     tol, tol_roundtrip = BOUNDS[p.dtype]
     real, cplx = np.dtype(p.dtype), np.result_type(np.dtype(p.dtype), np.complex64)
     s = mod._session
-    q1, q2 = (random_coefficients(rng, p.lmax, p.mmax, (3,)) for _ in range(2))
+    q1, q2 = (random_coefficients(rng, p.lmax, p.mmax, (3,), nphi=p.nphi) for _ in range(2))
     q1_dev, q2_dev = (s.upload(q.astype(cplx).view(real).reshape(3, p.nlm, 2)) for q in (q1, q2))
     f_dev, g_dev = (s.empty((3, p.nlat, p.nphi), real) for _ in range(2))
     qa_dev, qb_dev = (s.empty((3, p.nlm, 2), real) for _ in range(2))
@@ -78,7 +78,7 @@ def check_enqueued_calls(mod, rng: np.random.Generator) -> None:
         back = mod.to_numpy(q_dev).astype(np.float64)
         assert rel_l2(back[..., 0] + 1j * back[..., 1], q) <= tol_roundtrip
     # inputs the caller drops at once: IREE keeps them until the call is done
-    qs = [random_coefficients(rng, p.lmax, p.mmax, (3,)) for _ in range(4)]
+    qs = [random_coefficients(rng, p.lmax, p.mmax, (3,), nphi=p.nphi) for _ in range(4)]
     outs = [s.empty((3, p.nlat, p.nphi), real) for _ in qs]
     for q, out in zip(qs, outs):
         mod.synth(s.upload(q.astype(cplx).view(real).reshape(3, p.nlm, 2)), out=out, sync=False)

@@ -19,7 +19,8 @@ def render(plan) -> str:
     """The MLIR text of the plan's module (exports ``synth``, ``analys`` and their
     ``*_async`` forms; vector plans also ``vsynth``, ``vanalys`` and theirs)."""
     values = template_values(plan)
-    subs = {**values, **FAMILIES[plan.kernels].parts(plan, values),
+    # the kernels run the kernels' plan (one order less for a Nyquist plan, codegen.nyquist)
+    subs = {**values, **FAMILIES[plan.kernels].parts(plan.kernel_plan, values),
             "vector_functions": vector.functions(plan, values)}
     text = (mlir_dir() / "pipeline.mlir").read_text()
     for key in OPTIONAL_SECTIONS:  # an empty one takes its line with it
@@ -30,12 +31,12 @@ def render(plan) -> str:
 
 def compile_flags(plan) -> list[str]:
     """The iree-compile flags of the plan's target and family."""
-    return FAMILIES[plan.kernels].compile_flags(plan)
+    return FAMILIES[plan.kernels].compile_flags(plan.kernel_plan)
 
 
 def digest(plan) -> str:
     """A hash of the kernel sources or objects the plan's module embeds (for cache keys)."""
-    return FAMILIES[plan.kernels].digest(plan)
+    return FAMILIES[plan.kernels].digest(plan.kernel_plan)
 
 
 def require_compiler() -> None:

@@ -15,7 +15,7 @@ import re
 import string
 from pathlib import Path
 
-from ireesht.codegen import theta
+from ireesht.codegen import nyquist, theta
 from ireesht.codegen.resources import data_dir
 from ireesht.numerics import fourier
 from ireesht.tables import FLOAT_TYPES, table_shapes
@@ -51,8 +51,11 @@ def _tables(plan, fn: str, names: tuple[str, ...]) -> dict[str, str]:
 
 def template_values(plan) -> dict:
     """The sizes every template may use (``${lmax}``, ``${npairs}``, ...), the tables of both
-    functions (``_tables``), the plan's fingerprint (``Plan.fingerprint``) and the scaling
-    of its coefficients (``_scaling``)."""
+    functions (``_tables``), the plan's fingerprint (``Plan.fingerprint``), the scaling
+    of its coefficients (``_scaling``) and the Nyquist order (``codegen.nyquist``). The sizes
+    are the kernels' (``Plan.kernel_plan``: ``${mmax}``, ``${mc}``, ``${nlm}``); ``${qnlm}`` is
+    the plan's own number of coefficients."""
+    kernels = plan.kernel_plan
     values = dict(
         **_tables(plan, "synth", plan.synth_tables),
         **_tables(plan, "analys", plan.analys_tables),
@@ -61,24 +64,27 @@ def template_values(plan) -> dict:
         ft=FLOAT_TYPES[plan.dtype],
         plan_fingerprint=plan.fingerprint,  # the module's reflection: checked on loading
         lmax=plan.lmax,
-        mmax=plan.mmax,
+        mmax=kernels.mmax,
         nlat=plan.nlat,
         nphi=plan.nphi,
         ntw=fourier.twiddle_rows(plan.nphi, plan.kernels),
         npairs=plan.npairs,
-        mc=plan.mc,
-        nlm=plan.nlm,
+        mc=kernels.mc,
+        nlm=kernels.nlm,
         leg_synth_out="F",  # mlir/ops.mlir
         leg_synth_ws="F_ws",
-        **theta.values(plan),  # op_theta_analys and leg_analys_in
+        **theta.values(kernels),  # op_theta_analys and leg_analys_in
     )
-    return {**values, **_scaling(plan, values)}
+    scaling = _scaling(plan, values)
+    return {**values, **scaling,
+            **nyquist.values(plan, scaling["synth_q"], scaling["analys_q"])}
 
 
 # the placeholders of mlir/pipeline.mlir that may be empty, each on a line of its own that
 # goes with it (codegen.module.render): plans that need no scaling get the same text as
 # before the option existed
-OPTIONAL_SECTIONS = ("synth_scale", "analys_scale")
+OPTIONAL_SECTIONS = ("synth_scale", "analys_scale", "synth_nyquist_split", "synth_nyquist_add",
+                     "analys_nyquist")
 
 
 def _scaling(plan, values: dict) -> dict[str, str]:

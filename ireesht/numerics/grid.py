@@ -416,7 +416,8 @@ class Grid:
         degree ``<= 2 lmax``. Gauss-Legendre: ``nlat - 1``. Equiangular
         (Clenshaw-Curtis, exact for every even degree ``<= nlat - 1``):
         ``(nlat - 1) // 2``. The longitude sum is exact as well when
-        ``nphi > 2 mmax``, which the transforms require separately.
+        ``nphi > 2 mmax`` (``= 2 mmax``: for the real part the grid carries of the Nyquist
+        order, ``numerics.reference``), which the transforms require separately.
         """
         return _KINDS[self.kind].exact_lmax(self.nlat)
 
@@ -444,7 +445,7 @@ def make_grid(kind: str, nlat: int, nphi: int) -> Grid:
     nlat : int
         Rings: >= 1 for ``"gauss"``, >= 2 for ``"equiangular"`` (both poles).
     nphi : int
-        Points per ring, >= 1 (the transforms further need ``nphi > 2 mmax``).
+        Points per ring, >= 1 (the transforms further need ``nphi >= 2 mmax``).
 
     Returns
     -------

@@ -10,6 +10,12 @@ the Condon-Shortley phase, ``2 pi int P_lm^2 dx = 1``; a real field is
 coefficients packed m-major (``ireesht.numerics.layout``); spatial arrays
 ``(..., nlat, nphi)``, theta increasing, ``phi_j = 2 pi j / nphi``.
 
+The Nyquist order (``nphi = 2 mmax``, ``m = N = nphi / 2``): ``sin(N phi_j) = 0`` on the grid,
+so a field carries only ``2 Re q_lN P_lN(x_i) (-1)^j`` of it, ducc0's synthesis (the same
+formula); ``Im q_lN`` is ignored, as ``Im q_l0``. Analysis returns ``q_lN`` real, the inverse
+of synthesis on band-limited fields: half the quadrature, where ducc0's ``analysis_2d``
+returns the quadrature itself (``2 Re q_lN`` for its own synthesis of ``q``).
+
 How it is computed
 ------------------
 For each order ``m`` the normalized functions follow
@@ -260,9 +266,18 @@ def _check_common(lmax: int, mmax: int, grid: Grid) -> tuple[int, int]:
     mmax = check_int("mmax", mmax, minimum=0, maximum=lmax)
     if not isinstance(grid, Grid):
         raise ValueError(f"grid={grid!r}: expected an ireesht.numerics.grid.Grid (see make_grid)")
-    if grid.nphi <= 2 * mmax:
-        raise ValueError(f"nphi={grid.nphi}: need nphi > 2*mmax = {2 * mmax}")
+    if grid.nphi < 2 * mmax:
+        raise ValueError(f"nphi={grid.nphi}: need nphi >= 2*mmax = {2 * mmax}")
     return lmax, mmax
+
+
+def _real_orders(lmax: int, mmax: int, nphi: int) -> list[slice]:
+    """The packed coefficients whose imaginary part a real field on ``nphi`` points cannot
+    carry: order 0, and the Nyquist order ``mmax = nphi / 2``."""
+    real = [slice(0, lmax + 1)]
+    if nphi == 2 * mmax:
+        real.append(slice(int(m_offsets(lmax, mmax)[mmax]), nlm(lmax, mmax)))
+    return real
 
 
 # ----------------------------------------------------------------------------
@@ -276,11 +291,11 @@ def synth(qlm: np.ndarray, lmax: int, mmax: int, grid: Grid) -> np.ndarray:
     ----------
     qlm : (..., nlm) complex (real accepted)
         Packed m-major coefficients, ``nlm = (mmax+1)(lmax+1) - mmax(mmax+1)/2``;
-        ``Im q_l0`` is ignored. Finite.
+        ``Im q_l0`` is ignored, and ``Im q_lN`` of the Nyquist order. Finite.
     lmax, mmax : int
         ``0 <= mmax <= lmax``.
     grid : Grid
-        Needs ``nphi > 2 mmax`` (no aliasing of order ``mmax``).
+        Needs ``nphi >= 2 mmax`` (``nphi = 2 mmax``: the Nyquist order, module doc).
 
     Returns
     -------
@@ -297,7 +312,8 @@ def synth(qlm: np.ndarray, lmax: int, mmax: int, grid: Grid) -> np.ndarray:
     nb = int(np.prod(batch))
     q = qlm.reshape(nb, qlm.shape[-1]).astype(np.complex128)
     off = m_offsets(lmax, mmax)
-    q[:, : lmax + 1] = q[:, : lmax + 1].real   # Im q_l0 carries nothing for a real field
+    for r in _real_orders(lmax, mmax, grid.nphi):  # Im q_l0 (and Im q_lN) carry nothing
+        q[:, r] = q[:, r].real
     nh, mirror = _half(grid)
     leg = _Legendre(lmax, mmax, grid.cost[:nh], grid.sint[:nh])
 
@@ -341,7 +357,10 @@ def synth(qlm: np.ndarray, lmax: int, mmax: int, grid: Grid) -> np.ndarray:
         south = (fold[0] - fold[1])[:, ns - 1::-1] if ns else fold[0][:, :0]
         spec.real[:, nh:, : mmax + 1] = south[:nb]
         spec.imag[:, nh:, : mmax + 1] = south[nb:]
-    # irfft computes (1/n)[X_0 + 2 Re sum_m X_m e^{i m phi}]: our convention times 1/n.
+    # irfft computes (1/n)[X_0 + 2 Re sum_m X_m e^{i m phi}]: our convention times 1/n;
+    # but (1/n) Re X_N (-1)^j for the Nyquist bin N = n / 2, where ours is 2 Re q_lN
+    if grid.nphi == 2 * mmax:
+        spec[..., mmax] *= 2.0
     f = np.fft.irfft(spec, n=grid.nphi, axis=-1) * grid.nphi
     return f.reshape(batch + (grid.nlat, grid.nphi))
 
@@ -352,8 +371,9 @@ def analys(
     """Analysis by quadrature: a real field on ``grid`` to packed coefficients.
 
     ``q_lm = sum_i w_i P_lm(x_i) (2 pi / nphi) sum_j f_ij e^{-i m phi_j}``, the
-    quadrature of ``int f conj(Y_lm) dOmega``; it inverts :func:`synth` exactly
-    for fields band-limited to ``lmax`` when ``lmax <= grid.exact_lmax``.
+    quadrature of ``int f conj(Y_lm) dOmega`` (half of it, real, for the Nyquist order
+    ``m = nphi / 2``: module doc); it inverts :func:`synth` exactly for fields
+    band-limited to ``lmax`` when ``lmax <= grid.exact_lmax``.
 
     Parameters
     ----------
@@ -362,7 +382,7 @@ def analys(
     lmax, mmax : int
         ``0 <= mmax <= lmax``.
     grid : Grid
-        Needs ``nphi > 2 mmax``.
+        Needs ``nphi >= 2 mmax``.
     exact : bool, default True
         If True, require ``lmax <= grid.exact_lmax``; pass False to get the
         (inexact) quadrature on a coarser grid anyway.
@@ -388,6 +408,8 @@ def analys(
     nb = int(np.prod(batch))
     ff = f.reshape(nb, grid.nlat, grid.nphi).astype(np.float64)
     g = np.fft.rfft(ff, axis=-1)[..., : mmax + 1] * (2.0 * np.pi / grid.nphi)
+    if grid.nphi == 2 * mmax:
+        g[..., mmax] *= 0.5  # synthesis counts the Nyquist order's real part twice
     g *= grid.weights[None, :, None]
     nh, mirror = _half(grid)
     north = g[:, :nh]
@@ -429,7 +451,8 @@ def analys(
             n_l = lmax + 1 - m
             v = acc[r, :n_l] * leg.s[:n_l, m, None]
             out[:, off[m]:off[m] + n_l] = (v[:, :nb] + 1j * v[:, nb:]).T
-    out[:, : lmax + 1] = out[:, : lmax + 1].real
+    for r in _real_orders(lmax, mmax, grid.nphi):
+        out[:, r] = out[:, r].real
     return out.reshape(batch + (out.shape[-1],))
 
 
@@ -483,12 +506,14 @@ def legendre_values(lmax: int, m: int, x: np.ndarray, sint: np.ndarray | None = 
 
 
 def random_coefficients(rng: np.random.Generator, lmax: int, mmax: int,
-                        batch: tuple = ()) -> np.ndarray:
+                        batch: tuple = (), nphi: int | None = None) -> np.ndarray:
     """Fresh random coefficients ``batch + (nlm,)``, uniform in [-1, 1] (complex), with
-    Im = 0 for m = 0 (real fields)."""
+    Im = 0 for m = 0 and, on ``nphi = 2 mmax`` points, for the Nyquist order m = mmax: what
+    a real field carries, so that analysis returns them."""
     n = nlm(lmax, mmax)
     q = rng.uniform(-1, 1, batch + (n,)) + 1j * rng.uniform(-1, 1, batch + (n,))
-    q[..., : lmax + 1] = q[..., : lmax + 1].real
+    for r in _real_orders(lmax, mmax, 0 if nphi is None else nphi):
+        q[..., r] = q[..., r].real
     return q
 
 

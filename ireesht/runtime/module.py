@@ -297,7 +297,9 @@ class Module:
             if out is None:
                 result_shape = result + ((2,) if complex_out else ())
                 out = self._kept_buffer("result", name, (batch, *result_shape))
-            workspace = self._kept_buffer("F", name, (fields * batch, p.nlat, p.mc, 2))
+            # F as the kernels make it: one order less for a Nyquist plan (Plan.kernel_plan)
+            workspace = self._kept_buffer("F", name, (fields * batch, p.nlat,
+                                                      p.kernel_plan.mc, 2))
             self._session.enqueue(f"{name}_async", *self._args[name], x, out, workspace)
             if sync:
                 self._session.synchronize()

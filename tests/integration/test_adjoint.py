@@ -18,7 +18,9 @@ from ireesht.numerics.reference import random_coefficients, rel_l2
 # formula, so the adjoints hold there too)
 SHAPES = [(12, 7, None, None, "gauss"), (9, 9, 13, 21, "gauss"),
           (10, 6, None, None, "equiangular"), (12, 12, 17, 32, "equiangular"),
-          (12, 12, 13, 32, "equiangular")]
+          (12, 12, 13, 32, "equiangular"),
+          # the Nyquist order (nphi = 2 mmax, c_N = 4): Gauss, and with the theta step
+          (12, 9, 13, 18, "gauss"), (12, 12, 17, 24, "equiangular")]
 # float64: the kernels are good to ~1e-14 (tests/checks.py); float32: one stage's error, 2e-6
 # (tests/checks.py BOUNDS), with room for the scaling's rounding
 TOL = {"float64": 1e-12, "float32": 1e-5}
@@ -36,7 +38,7 @@ def _reference_adjoints(mod, f, q):
     p = mod.plan
     g = p.make_grid()
     w = g.weights[:, None] * 2 * np.pi / p.nphi
-    c = order_factors(p.lmax, p.mmax)
+    c = order_factors(p.lmax, p.mmax, p.nyquist)
     st = reference.analys(f / w, p.lmax, p.mmax, g, exact=False) * c
     at = w * reference.synth(q / c, p.lmax, p.mmax, g)
     if p.theta_step:
@@ -70,8 +72,10 @@ def test_adjoints_match_the_reference_transposes(mod64, rng):
     assert st.dtype == np.complex128 and at.dtype == np.float64
     assert rel_l2(st, st_ref) <= TOL["float64"], rel_l2(st, st_ref)
     assert rel_l2(at, at_ref) <= TOL["float64"], rel_l2(at, at_ref)
-    # S ignores Im q_l0, so its transpose has none
+    # S ignores Im q_l0 (and Im of a Nyquist order), so its transpose has none
     assert np.all(st[..., : p.lmax + 1].imag == 0)
+    if p.nyquist:
+        assert np.all(st[..., p.nlm - (p.lmax - p.mmax + 1):].imag == 0)
 
 
 def test_dot_product_identities_float64(mod64, rng):

@@ -17,7 +17,7 @@ from ireesht.numerics.reference import random_coefficients
         (dict(lmax=2.5), "lmax=2.5"),
         (dict(lmax=8, mmax=9), "mmax=9: expected mmax <= lmax=8"),
         (dict(lmax=8, nlat=8), "nlat=8: Gauss analysis of lmax=8 needs nlat >= lmax\\+1 = 9"),
-        (dict(lmax=8, nphi=16), "nphi=16: expected nphi > 2\\*mmax = 16"),
+        (dict(lmax=8, nphi=15), "nphi=15: expected nphi >= 2\\*mmax = 16"),
         (dict(lmax=8, grid="healpix"), "grid='healpix'"),
         (dict(lmax=8, target="opencl"), "target='opencl'"),
         (dict(lmax=8, dtype="float16"), "dtype='float16'"),

@@ -17,14 +17,16 @@ jnp = jax.numpy
 from jax.test_util import check_grads  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def mod():
-    return ireesht.compile(7, 5, grid="equiangular", target="cpu", dtype="float64")
+# the second keeps the Nyquist order (nphi = 2 mmax: its adjoint's c_N = 4, ireesht.adjoint)
+@pytest.fixture(scope="module", params=[(7, 5, None, None, "equiangular"), (7, 7, 8, 14, "gauss")],
+                ids=["equiangular", "nyquist"])
+def mod(request):
+    return ireesht.compile(*request.param, target="cpu", dtype="float64")
 
 
 def test_jit_matches_the_reference(mod, rng):
     p = mod.plan
-    q = random_coefficients(rng, p.lmax, p.mmax, (2, 3))
+    q = random_coefficients(rng, p.lmax, p.mmax, (2, 3), nphi=p.nphi)
     f = jax.jit(lambda q: ij.synth(mod, q))(jnp.asarray(q))
     assert f.shape == (2, 3, p.nlat, p.nphi) and f.dtype == np.float64
     assert rel_l2(np.asarray(f), reference.synth(q, p.lmax, p.mmax, p.make_grid())) <= 1e-12

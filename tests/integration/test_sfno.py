@@ -120,9 +120,9 @@ class _TinySFNO(nn.Module):
     """torch-harmonics' example SFNO written out without its float32 cast: float64 throughout
     (module doc); torch-harmonics' transforms, on ``img_size`` outside, ``small`` inside."""
 
-    def __init__(self, img_size, grid, small, grid_internal, chans=2, width=8):
+    def __init__(self, img_size, grid, small, grid_internal, chans=2, width=8, extra=0):
         super().__init__()
-        L = small[1] // 2
+        L = small[1] // 2 + extra  # extra = 1: order small[1] / 2, the Nyquist order inside
         self.encoder = nn.Conv2d(chans, width, 1, bias=False)
         self.trans_down = th.RealSHT(*img_size, L, L, grid=grid)
         self.itrans_up = th.InverseRealSHT(*img_size, L, L, grid=grid)
@@ -147,8 +147,9 @@ class _TinySFNO(nn.Module):
         return self.decoder(x)
 
 
-def test_sfno_float64():
-    ref = _TinySFNO((33, 64), "equiangular", (17, 32), "legendre-gauss").double()
+@pytest.mark.parametrize("extra", [0, 1])
+def test_sfno_float64(extra):
+    ref = _TinySFNO((33, 64), "equiangular", (17, 32), "legendre-gauss", extra=extra).double()
     ours = ist.replace_sht(copy.deepcopy(ref))
     assert len(sht_layers(ours)) == 4 and not any(type(m).__module__.startswith("torch_harm")
                                                    for m in ours.modules())

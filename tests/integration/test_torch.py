@@ -74,9 +74,12 @@ def test_layers_match_the_float64_reference(grid, nlat, nlon, rng):
 
 @pytest.mark.parametrize("norm", ["ortho", "four-pi", "schmidt"])
 @pytest.mark.parametrize("csphase", [True, False])
+# the last two keep torch-harmonics' default mmax = nlon // 2 + 1: the Nyquist order m = nlon / 2
 @pytest.mark.parametrize("grid,nlat,nlon,lmax", [("equiangular", 17, 32, None),
                                                  ("legendre-gauss", 12, 24, None),
-                                                 ("equiangular", 21, 40, 7)])
+                                                 ("equiangular", 21, 40, 7),
+                                                 ("legendre-gauss", 12, 22, None),
+                                                 ("equiangular", 17, 16, None)])
 def test_layers_match_torch_harmonics(norm, csphase, grid, nlat, nlon, lmax):
     th = pytest.importorskip("torch_harmonics")
     kw = dict(lmax=lmax, grid=grid, norm=norm, csphase=csphase)
@@ -102,6 +105,18 @@ def test_layer_gradcheck():
     assert torch.autograd.gradcheck(isht, (y,))
 
 
+def test_nyquist_layers_gradcheck():
+    """RealSHT(5, 8): mmax = nlon // 2 + 1 = 5 counts, so order 4 = nlon / 2 (the Nyquist
+    order: the adjoints' c_N = 4, and the layers' factor 2)."""
+    sht = ist.RealSHT(5, 8, grid="legendre-gauss")
+    isht = ist.InverseRealSHT(5, 8, grid="legendre-gauss")
+    assert sht.module(torch.zeros(1, dtype=torch.float64)).plan.nyquist
+    x = torch.randn(2, 5, 8, dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(sht, (x,))
+    y = torch.randn(2, 5, 5, dtype=torch.complex128, requires_grad=True)
+    assert torch.autograd.gradcheck(isht, (y,))
+
+
 def test_float32_layers_share_one_compiled_module(rng):
     a, b = ist.RealSHT(13, 24), ist.RealSHT(13, 24)
     x = torch.from_numpy(rng.standard_normal((4, 13, 24)).astype(np.float32))
@@ -117,10 +132,10 @@ def test_layers_refuse_what_ireesht_cannot_do():
         ist.RealSHT(16, 32, grid="lobatto")
     with pytest.raises(ValueError, match=r"norm='unnorm': expected one of"):
         ist.InverseRealSHT(16, 32, norm="unnorm")
-    # Gauss default: lmax = min(nlat, nlon // 2 + 1) = 9 needs nlon > 16
-    with pytest.raises(ValueError, match=r"nlon=16: lmax=9 \(degrees 0..8\) needs nlon > 16; "
-                       r"expected lmax <= 8"):
-        ist.RealSHT(12, 16, grid="legendre-gauss")
+    # the default mmax = nlon // 2 + 1 always fits (its Nyquist order included); a larger one
+    with pytest.raises(ValueError, match=r"nlon=16: lmax=12 \(degrees 0..11\) needs nlon >= "
+                       r"22; expected lmax <= 9"):
+        ist.RealSHT(12, 16, lmax=12, mmax=12, grid="legendre-gauss")
     sht = ist.RealSHT(9, 16)
     with pytest.raises(ValueError, match=r"x: shape \(9, 17\), expected \(\.\.\., 9, 16\)"):
         sht(torch.zeros(9, 17))

@@ -116,6 +116,47 @@ def test_analys_quadrature_matches_ducc0_adjoint(kind, lmax, mmax, nlat, nphi):
     assert _rel(q, qd) < RTOL
 
 
+# ------------------------------------------------------------------ the Nyquist order
+# nphi = 2 mmax (module doc of the reference): even and odd N = mmax, mmax < lmax, both grids
+NYQUIST = [("gauss", 16, 16, 17, 32), ("gauss", 40, 15, 41, 30),
+           ("equiangular", 16, 16, 33, 32), ("equiangular", 255, 255, 511, 510)]
+
+
+def _nyquist_slice(lmax, mmax):
+    return slice(lm_index(mmax, mmax, lmax), nlm(lmax, mmax))
+
+
+@pytest.mark.parametrize("kind,lmax,mmax,nlat,nphi", NYQUIST)
+def test_nyquist_synth_matches_ducc0_and_ignores_its_imaginary_part(kind, lmax, mmax, nlat,
+                                                                     nphi):
+    rng = np.random.default_rng()
+    g = make_grid(kind, nlat, nphi)
+    q = _rand_q(rng, (), lmax, mmax)
+    f = synth(q, lmax, mmax, g)
+    assert _rel(f, _ducc_synth(q, lmax, mmax, g)) < RTOL       # 2 Re q_lN P_lN (-1)^j
+    q_real = q.copy()
+    q_real[_nyquist_slice(lmax, mmax)] = q_real[_nyquist_slice(lmax, mmax)].real
+    assert _rel(synth(q_real, lmax, mmax, g), f) < 1e-15
+
+
+@pytest.mark.parametrize("kind,lmax,mmax,nlat,nphi", NYQUIST)
+def test_nyquist_analysis_is_half_ducc0s_quadrature_and_inverts_synthesis(kind, lmax, mmax,
+                                                                         nlat, nphi):
+    """ducc0's analysis is the quadrature, 2 Re q_lN for its own synthesis of q at the
+    Nyquist order; ours is half of it, real: the inverse of synthesis (q_lN real)."""
+    rng = np.random.default_rng()
+    g = make_grid(kind, nlat, nphi)
+    nyq = _nyquist_slice(lmax, mmax)
+    f = rng.standard_normal((nlat, nphi))
+    q = analys(f, lmax, mmax, g, exact=False)
+    qd = _ducc_quadrature(f, lmax, mmax, g)
+    qd[nyq] = 0.5 * qd[nyq].real
+    assert _rel(q, qd) < RTOL and np.all(q[nyq].imag == 0)
+    q0 = _real_l0(_rand_q(rng, (), lmax, mmax), lmax)
+    q0[nyq] = q0[nyq].real
+    assert _rel(analys(_ducc_synth(q0, lmax, mmax, g), lmax, mmax, g), q0) < RTOL
+
+
 @pytest.mark.parametrize(
     "kind,lmax,mmax,nlat,nphi",
     [c for c in CASES if c[1] <= make_grid(c[0], c[3], c[4]).exact_lmax],
@@ -307,14 +348,14 @@ def test_synth_rejects_mmax_above_lmax():
         synth(_q(), 8, 9, _g())
 
 
-def test_synth_rejects_nphi_not_above_2mmax():
-    with pytest.raises(ValueError, match="nphi=16"):
-        synth(_q(), 8, 8, _g(nphi=16))
+def test_synth_rejects_nphi_below_2mmax():
+    with pytest.raises(ValueError, match=r"nphi=15: need nphi >= 2\*mmax = 16"):
+        synth(_q(), 8, 8, _g(nphi=15))
 
 
-def test_analys_rejects_nphi_not_above_2mmax():
-    with pytest.raises(ValueError, match="nphi=16"):
-        analys(np.ones((9, 16)) + 0.5, 8, 8, _g(nphi=16))
+def test_analys_rejects_nphi_below_2mmax():
+    with pytest.raises(ValueError, match=r"nphi=15: need nphi >= 2\*mmax = 16"):
+        analys(np.ones((9, 15)) + 0.5, 8, 8, _g(nphi=15))
 
 
 def test_synth_rejects_non_grid():

@@ -109,7 +109,7 @@ def test_a_plan_is_frozen_and_its_dict_roundtrips():
 
 @pytest.mark.parametrize("edit, match", [
     (lambda d: d.update(lmax=-3), "lmax=-3"),
-    (lambda d: d.update(nphi=10), r"nphi=10: expected nphi > 2\*mmax"),
+    (lambda d: d.update(nphi=10), r"nphi=10: expected nphi >= 2\*mmax"),
     (lambda d: d.update(dtype="float16"), "dtype='float16'"),
     (lambda d: d.update(target="metal"), r"variants\['leg_synth'\]='ishioka' cannot run "
                                          r"target='metal'"),
