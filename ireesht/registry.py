@@ -109,6 +109,7 @@ _GPU = ("cuda", "vulkan", "metal")
 _CUDA1 = "CUDA on the H200 (1 field); variants suite"
 _CUDA16 = "CUDA on the H200 (16 fields); variants suite"
 _VULKAN = "Vulkan on the H200"
+_CPU32 = "CPU float32 accuracy"
 
 
 def _tensor_cores(req, params) -> bool:
@@ -230,12 +231,12 @@ VARIANTS: tuple[Variant, ...] = (
             tables=("twiddle",), targets=("vulkan",), dtypes=("float32",)),
     # --- C family (CPU, objects per baseline) ---------------------------------------------
     # float32 plans: the Ishioka recurrence, its sums and the FFT in float64 on float32
-    # buffers: the error of ducc0 fed float32 (issue 37), 0.7x (one field) to 0.97x (16) the
-    # time of the float32 scheme (tools/f32_accuracy.md)
+    # buffers: the error of ducc0 fed float32 (issue 37), 0.7x (one field) to 0.98x (16) the
+    # time of the float32 scheme (BENCHMARKS.md "CPU float32 accuracy")
     Variant("c", "leg_synth", "ishioka", "float64 ishioka, four fields per work item",
             "float32 plans: float64 recurrence and sums, 20x more accurate than the float32 "
             "scheme (4.8e-7 -> 2.5e-8 at lmax 255) and 0.6-0.8x its time",
-            "CPU", "leg_synth_ishioka_{baseline}.o", tables=_C_ISHIOKA_TABLES,
+            _CPU32, "leg_synth_ishioka_{baseline}.o", tables=_C_ISHIOKA_TABLES,
             targets=("cpu",), dtypes=("float32",), recurrence="ishioka"),
     Variant("c", "leg_synth", "c", "four fields per work item",
             "float64 plans, and float32 with recurrence='standard'",
@@ -243,11 +244,11 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("c", "fft_synth", "float64", "fft in float64",
             "float32 plans with the ishioka Legendre stages: float32 FFTs alone cost 3x "
             "ducc0's float32 error (1.1e-7 per transform), float64 ones 1.2-1.6x their time",
-            "CPU", "fft_synth_f64io32_{baseline}.o", tables=("twiddle64",), targets=("cpu",),
+            _CPU32, "fft_synth_f64io32_{baseline}.o", tables=("twiddle64",), targets=("cpu",),
             dtypes=("float32",), recurrence="ishioka", serves=_scalar),
     Variant("c", "fft_synth", "c", "fft", "the family's FFT in the plan's dtype", "CPU",
             "fft_synth{f64}_{baseline}.o", tables=("twiddle",), targets=("cpu",)),
-    Variant("c", "fft_analys", "float64", "fft in float64", "as fft_synth", "CPU",
+    Variant("c", "fft_analys", "float64", "fft in float64", "as fft_synth", _CPU32,
             "fft_analys_f64io32_{baseline}.o", tables=("twiddle64",), targets=("cpu",),
             dtypes=("float32",), recurrence="ishioka", serves=_scalar),
     Variant("c", "fft_analys", "c", "fft", "the family's FFT in the plan's dtype", "CPU",
@@ -255,7 +256,7 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("c", "leg_analys", "ishioka", "float64 ishioka, four fields per work item",
             "float32 plans up to lmax 1023 (its float64 sums of an order's steps fill 64 KB "
             "of the worker's stack): 13x more accurate, 0.6-1.1x the time",
-            "CPU", "leg_analys_ishioka_{baseline}.o", tables=_C_ISHIOKA_TABLES,
+            _CPU32, "leg_analys_ishioka_{baseline}.o", tables=_C_ISHIOKA_TABLES,
             targets=("cpu",), dtypes=("float32",), recurrence="ishioka",
             serves=lambda req, params: req.lmax <= C_ISHIOKA_LMAX),
     Variant("c", "leg_analys", "c", "four fields per work item",

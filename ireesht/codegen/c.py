@@ -97,8 +97,9 @@ def _executable(stage: str, obj: str, ft: str, buffers: list[tuple[str, str, boo
     executables of one stage: their exports share one namespace once linked).
 
     ft: the element type (f32, f64) of buffers without their own; buffers: (name, shape,
-    dynamic batch[, element type]) in binding order, the result last; consts: the i32 push constants; grid: (MLIR defining ``%gx`` and maybe
-    more from the workload ``%b``, the name of the y count). The export function takes the
+    dynamic batch[, element type]) in binding order, the result last; consts: the i32 push
+    constants; grid: (MLIR defining ``%gx`` and maybe more from the workload ``%b``, the name
+    of the y count). The export function takes the
     bindings (operands, then result), then the dispatch's scalar operands in order
     (flow.dispatch -> stream conversion).
     """
