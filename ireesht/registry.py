@@ -233,7 +233,7 @@ VARIANTS: tuple[Variant, ...] = (
     # float32 plans: the Ishioka recurrence, its sums and the FFT in float64 on float32
     # buffers: the error of ducc0 fed float32 (issue 37), 0.7x (one field) to 0.98x (16) the
     # time of the float32 scheme (BENCHMARKS.md "CPU float32 accuracy")
-    Variant("c", "leg_synth", "ishioka", "float64 ishioka, four fields per work item",
+    Variant("c", "leg_synth", "ishioka", "float64 ishioka",
             "float32 plans: float64 recurrence and sums, 20x more accurate than the float32 "
             "scheme (4.8e-7 -> 2.5e-8 at lmax 255) and 0.6-0.8x its time",
             _CPU32, "leg_synth_ishioka_{baseline}.o", tables=_C_ISHIOKA_TABLES,
@@ -253,7 +253,7 @@ VARIANTS: tuple[Variant, ...] = (
             dtypes=("float32",), recurrence="ishioka", serves=_scalar),
     Variant("c", "fft_analys", "c", "fft", "the family's FFT in the plan's dtype", "CPU",
             "fft_analys{f64}_{baseline}.o", tables=("twiddle",), targets=("cpu",)),
-    Variant("c", "leg_analys", "ishioka", "float64 ishioka, four fields per work item",
+    Variant("c", "leg_analys", "ishioka", "float64 ishioka",
             "float32 plans up to lmax 1023 (its float64 sums of an order's steps fill 64 KB "
             "of the worker's stack): 13x more accurate, 0.6-1.1x the time",
             _CPU32, "leg_analys_ishioka_{baseline}.o", tables=_C_ISHIOKA_TABLES,
