@@ -32,8 +32,8 @@ TOLERANCE = {"float32": 2e-5, "float64": 1e-10}
 def _paths(dtype: str) -> list[tuple[str, str, dict]]:
     """(target, kernel family, ``compile`` options) of every path this machine can run: each
     target with a device here, each of its families that runs ``dtype``; the WGSL family with
-    both analysis reductions; the MLIR family with the other recurrence, and on CUDA the batch
-    plans (lane sums; "auto": on tensor cores where the grid allows)."""
+    both analysis reductions; the MLIR family and the C family's float32 plans with the other
+    recurrence, and on CUDA the batch plans (lane sums; "auto": on tensor cores where the grid allows)."""
     drivers = runtime.available_drivers()
     found = []
     for target in TARGETS.values():
@@ -53,6 +53,8 @@ def _paths(dtype: str) -> list[tuple[str, str, dict]]:
             if family == "mlir" and target.name in ("cuda", "vulkan"):
                 other = "standard" if target.name == "cuda" else "ishioka"
                 found.append((target.name, family, {"recurrence": other}))
+            if family == "c" and dtype == "float32":  # the float32 kernels, not the default
+                found.append((target.name, family, {"recurrence": "standard"}))
     return found
 
 

@@ -98,6 +98,10 @@ class Variant:
 
 
 _ISHIOKA_TABLES = ("xtab", "seedtab", "polar", "chain")
+# the C family's float64 recurrence on float32 plans: nodes, weights and seeds in float64
+_C_ISHIOKA_TABLES = ("node64", "seed64", "polar", "chain")
+# the largest lmax of the C family's ishioka analysis (kernels/c/leg_analys_ishioka.c)
+C_ISHIOKA_LMAX = 1023
 _STANDARD_TABLES = ("xtab", "seedtab", "polar", "coef", "stab")
 _GPU = ("cuda", "vulkan", "metal")
 # the evidence: BENCHMARKS.md sections, and the harness's variants suite (tools/bench.py), which
@@ -105,12 +109,18 @@ _GPU = ("cuda", "vulkan", "metal")
 _CUDA1 = "CUDA on the H200 (1 field); variants suite"
 _CUDA16 = "CUDA on the H200 (16 fields); variants suite"
 _VULKAN = "Vulkan on the H200"
+_CPU32 = "CPU float32 accuracy"
 
 
 def _tensor_cores(req, params) -> bool:
     # float32 batches of four fields per thread whose seeds all start live (no careful loop)
     return (req.fields_per_thread == 4 and req.npairs >= geo.MMA_PAIRS
             and geo.lowest_level(req) >= 0)
+
+
+def _scalar(req, params) -> bool:
+    # vector plans' own MLIR (mlir/vector.mlir) reads the plan's twiddle table
+    return req.transform == "scalar"
 
 
 def _lanes64(req, params) -> bool:
@@ -220,13 +230,37 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("wgsl", "fft_analys", "fft", "fft", "as fft_synth", _VULKAN, "fft_analys.spv",
             tables=("twiddle",), targets=("vulkan",), dtypes=("float32",)),
     # --- C family (CPU, objects per baseline) ---------------------------------------------
-    Variant("c", "leg_synth", "c", "four fields per work item", "the family's one synthesis",
+    # float32 plans: the Ishioka recurrence, its sums and the FFT in float64 on float32
+    # buffers: the error of ducc0 fed float32 (issue 37), 0.7x (one field) to 0.98x (16) the
+    # time of the float32 scheme (BENCHMARKS.md "CPU float32 accuracy")
+    Variant("c", "leg_synth", "ishioka", "float64 ishioka",
+            "float32 plans: float64 recurrence and sums, 20x more accurate than the float32 "
+            "scheme (4.8e-7 -> 2.5e-8 at lmax 255) and 0.6-0.8x its time",
+            _CPU32, "leg_synth_ishioka_{baseline}.o", tables=_C_ISHIOKA_TABLES,
+            targets=("cpu",), dtypes=("float32",), recurrence="ishioka"),
+    Variant("c", "leg_synth", "c", "four fields per work item",
+            "float64 plans, and float32 with recurrence='standard'",
             "CPU", "leg_synth{f64}_{baseline}.o", tables=_STANDARD_TABLES, targets=("cpu",)),
-    Variant("c", "fft_synth", "c", "fft", "the family's one FFT", "CPU",
+    Variant("c", "fft_synth", "float64", "fft in float64",
+            "float32 plans with the ishioka Legendre stages: float32 FFTs alone cost 3x "
+            "ducc0's float32 error (1.1e-7 per transform), float64 ones 1.2-1.6x their time",
+            _CPU32, "fft_synth_f64io32_{baseline}.o", tables=("twiddle64",), targets=("cpu",),
+            dtypes=("float32",), recurrence="ishioka", serves=_scalar),
+    Variant("c", "fft_synth", "c", "fft", "the family's FFT in the plan's dtype", "CPU",
             "fft_synth{f64}_{baseline}.o", tables=("twiddle",), targets=("cpu",)),
-    Variant("c", "fft_analys", "c", "fft", "the family's one FFT", "CPU",
+    Variant("c", "fft_analys", "float64", "fft in float64", "as fft_synth", _CPU32,
+            "fft_analys_f64io32_{baseline}.o", tables=("twiddle64",), targets=("cpu",),
+            dtypes=("float32",), recurrence="ishioka", serves=_scalar),
+    Variant("c", "fft_analys", "c", "fft", "the family's FFT in the plan's dtype", "CPU",
             "fft_analys{f64}_{baseline}.o", tables=("twiddle",), targets=("cpu",)),
-    Variant("c", "leg_analys", "c", "four fields per work item", "the family's one analysis",
+    Variant("c", "leg_analys", "ishioka", "float64 ishioka",
+            "float32 plans up to lmax 1023 (its float64 sums of an order's steps fill 64 KB "
+            "of the worker's stack): 13x more accurate, 0.6-1.1x the time",
+            _CPU32, "leg_analys_ishioka_{baseline}.o", tables=_C_ISHIOKA_TABLES,
+            targets=("cpu",), dtypes=("float32",), recurrence="ishioka",
+            serves=lambda req, params: req.lmax <= C_ISHIOKA_LMAX),
+    Variant("c", "leg_analys", "c", "four fields per work item",
+            "float64 plans, and float32 with recurrence='standard' or past lmax 1023",
             "CPU", "leg_analys{f64}_{baseline}.o", tables=_STANDARD_TABLES + ("wtab",),
             targets=("cpu",)),
 )
@@ -302,8 +336,9 @@ def select(req, recurrence: str = "auto", forced: Mapping | None = None) -> tupl
             if stage == "leg_synth" and not any(v.recurrence == recurrence for v in options):
                 raise ValueError(
                     f"recurrence={recurrence!r} runs in float64 in the mlir kernels on cuda or "
-                    f"vulkan; expected recurrence='standard' with target={req.target!r}, "
-                    f"kernels={req.kernels!r}")
+                    f"vulkan, and in float32 plans of the cpu target; expected "
+                    f"recurrence='standard' with target={req.target!r}, "
+                    f"kernels={req.kernels!r}, dtype={req.dtype!r}")
             picked = [v for v in options if v.recurrence == recurrence and v.prefer(req)]
             if not picked:  # no variant of that recurrence: the standard ones
                 picked = [v for v in options if v.recurrence == "standard" and v.prefer(req)]

@@ -45,6 +45,8 @@ def table_shapes(plan) -> dict[str, tuple[str, str]]:
               "wtab": (f"{p}", ft),
               "twiddle": (f"{fourier.twiddle_rows(plan.nphi, plan.kernels)}x2", ft),
               "chain": (f"{ishioka.offset(plan.lmax, plan.mmax + 1)}x{ishioka.COLUMNS}", "f64"),
+              "node64": (f"{p}x2", "f64"), "seed64": (f"{plan.mc * p}x2", "f64"),
+              "twiddle64": (f"{fourier.twiddle_rows(plan.nphi, plan.kernels)}x2", "f64"),
               "qscale": (f"{nlm}", ft), "theta": (f"4x{nh}x{nh}", ft)}
     if plan.transform == "vector":
         L = plan.band_lmax
@@ -57,15 +59,17 @@ def table_shapes(plan) -> dict[str, tuple[str, str]]:
     return {name: shapes[name] for name in names(plan)}
 
 def device_tables(plan) -> dict[str, np.ndarray]:
-    """The tables the plan's kernels read, in the plan's dtype (chain and restart tables in
-    float64 whatever the dtype):
+    """The tables the plan's kernels read, in the plan's dtype (chain, restart, node64,
+    seed64 and twiddle64 in float64 whatever the dtype):
 
     ``xtab (npairs, 4)`` x and t = 1 - x as hi + lo pairs; ``seedtab (mc*npairs, 2)`` the seed
     of order m and pair p in row m npairs + p (``legendre.seed_table``); ``polar (mc,)`` the
     pairs next to the pole that order m may skip; ``coef (nlm, 4)`` (A, B, C, E) and ``stab
     (nlm,)`` of the float32 scheme; ``wtab (npairs,)`` the quadrature weights times 2 pi /
     nphi; ``twiddle`` (``fourier.twiddle``, in the layout of the plan's kernel family);
-    ``chain`` (``ishioka.chain_table``); ``restart_rows``, ``restart`` (``restart_tables``);
+    ``chain`` (``ishioka.chain_table``); ``node64 (npairs, 2)`` x and the weight (times
+    2 pi / nphi), ``seed64`` and ``twiddle64``: seedtab and twiddle in float64 (the C family's
+    float64 stages of float32 plans); ``restart_rows``, ``restart`` (``restart_tables``);
     ``qscale (nlm,)`` the coefficients' normalisation and phase (``normalization.factors``);
     ``theta (4, nh, nh)``, ``nh = (nlat + 1) // 2``, the theta step of each parity of m folded
     by the equatorial symmetry (``resample.theta_blocks``).
@@ -84,7 +88,8 @@ def device_tables(plan) -> dict[str, np.ndarray]:
     # exact for the rows that use it (x > 1/2, Sterbenz)
     xtab[:, 2], xtab[:, 3] = legendre.split(1.0 - g.cost[:p], dt)
     out["xtab"] = xtab
-    out["seedtab"] = legendre.seed_table(plan.mmax, g.sint[:p], dt).reshape(plan.mc * p, 2)
+    if "seedtab" in want:
+        out["seedtab"] = legendre.seed_table(plan.mmax, g.sint[:p], dt).reshape(plan.mc * p, 2)
     # exact in float32: < 2^24
     out["polar"] = legendre.polar_rows(plan.lmax, plan.mmax, g.cost[:p], g.sint[:p],
                                        dt).astype(dt)
@@ -94,9 +99,17 @@ def device_tables(plan) -> dict[str, np.ndarray]:
     if "wtab" in want:
         # the 2 pi / nphi of the longitude quadrature is folded into the weights
         out["wtab"] = (g.weights[:p] * (2 * np.pi / plan.nphi)).astype(dt)
-    out["twiddle"] = fourier.twiddle(plan.nphi, dt, plan.kernels)
+    if "twiddle" in want:
+        out["twiddle"] = fourier.twiddle(plan.nphi, dt, plan.kernels)
     if "chain" in want:
         out["chain"] = ishioka.chain_table(plan.lmax, plan.mmax)
+    if "node64" in want:
+        out["node64"] = np.stack([g.cost[:p], g.weights[:p] * (2 * np.pi / plan.nphi)], -1)
+    if "seed64" in want:
+        out["seed64"] = legendre.seed_table(plan.mmax, g.sint[:p], np.float64).reshape(
+            plan.mc * p, 2)
+    if "twiddle64" in want:
+        out["twiddle64"] = fourier.twiddle(plan.nphi, np.float64, plan.kernels)
     if "restart" in want:
         out.update(restart_tables(plan, out))
     if "qscale" in want:

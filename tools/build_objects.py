@@ -1,5 +1,6 @@
 """Build the CPU kernel objects of kernels/c with clang: one freestanding ELF object per
-stage, CPU baseline and dtype, ``kernels/c/<stage>[_f64]_<baseline>.o``, plus
+variant of the "c" family (ireesht/registry.py), CPU baseline and dtype (its template:
+``kernels/c/<stage>[_f64]_<baseline>.o`` and the float32-only variants'), plus
 ``kernels/c/objects.json`` (clang version, and per object the sha256 of its sources and of
 itself).
 
@@ -15,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import itertools
 import json
 import os
 import shutil
@@ -27,8 +27,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from ireesht.codegen.c import DTYPE_BUILDS, object_name, source_digest  # noqa: E402
-from ireesht.registry import STAGES  # noqa: E402
+from ireesht.codegen.c import (build_flags, object_name, objects, source_digest,  # noqa: E402
+                               source_file)
 
 SRC = ROOT / "kernels" / "c"
 MANIFEST = SRC / "objects.json"
@@ -52,31 +52,34 @@ def clang_version(clang: str) -> str:
                           check=True).stdout.splitlines()[0]
 
 
-def build_one(clang: str, out_dir: Path, base: str, dtype: str, stage: str) -> tuple[str, dict]:
+def build_one(clang: str, out_dir: Path, stage: str, variant: str, base: str,
+              dtype: str) -> tuple[str, dict]:
     """Compile one object into out_dir; returns its name and manifest entry."""
-    obj = out_dir / object_name(stage, base, dtype)
-    subprocess.run([clang, *BASELINES[base], *DTYPE_BUILDS[dtype][1], *COMMON, "-c",
-                    str(SRC / f"{stage}.c"), "-o", str(obj)], check=True)
+    obj = out_dir / object_name(stage, base, dtype, variant)
+    subprocess.run([clang, *BASELINES[base], *build_flags(variant, dtype), *COMMON, "-c",
+                    str(SRC / source_file(stage, variant)), "-o", str(obj)], check=True)
     undefined = subprocess.run(["llvm-nm" if shutil.which("llvm-nm") else "nm", "-u",
                                 str(obj)], capture_output=True, text=True).stdout.split()
     if undefined:  # e.g. memcpy or a libm call: iree-lld would fail to link
         sys.exit(f"{obj.name}: undefined symbols {undefined}")
     return obj.name, {
         "stage": stage,
+        "variant": variant,
         "baseline": base,
         "dtype": dtype,
-        "source_sha256": source_digest(stage, SRC),
+        "source_sha256": source_digest(stage, SRC, variant),
         "sha256": hashlib.sha256(obj.read_bytes()).hexdigest(),
     }
 
 
 def build(clang: str, out_dir: Path) -> dict:
-    """Compile every (stage, baseline, dtype) object into out_dir; returns the manifest."""
-    jobs = list(itertools.product(BASELINES, DTYPE_BUILDS, STAGES))
-    # one clang per core: the rebuild check in tests/kernels/test_cpu_target.py waits for all 24
+    """Compile every (stage, variant, baseline, dtype) object into out_dir; returns the
+    manifest."""
+    jobs = objects(BASELINES)
+    # one clang per core: the rebuild check in tests/kernels/test_cpu_target.py waits for all 36
     with ThreadPoolExecutor(os.cpu_count()) as pool:
-        objects = dict(pool.map(lambda job: build_one(clang, out_dir, *job), jobs))
-    return {"clang": clang_version(clang), "flags": COMMON, "objects": objects}
+        built = dict(pool.map(lambda job: build_one(clang, out_dir, *job), jobs))
+    return {"clang": clang_version(clang), "flags": COMMON, "objects": built}
 
 
 def main() -> None:

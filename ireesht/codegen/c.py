@@ -18,10 +18,15 @@ from ireesht.tables import table_shapes
 from ireesht import registry
 from ireesht.registry import STAGES
 
-HEADERS = ("sht_common.h", "sht_legendre.h", "sht_fft.h")
+HEADERS = ("sht_common.h", "sht_legendre.h", "sht_ishioka.h", "sht_fft.h")
 LEG_FIELDS = 4  # fields per Legendre work item (NFMAX of leg_*.c)
 # dtype -> (object name infix, clang flags): the same sources build both
 DTYPE_BUILDS = {"float32": ("", []), "float64": ("_f64", ["-DSHT_F64"])}
+# variant -> (source of stage s: f"{s}{suffix}.c", clang flags besides the dtype's): the
+# "ishioka" Legendre stages have their own sources, the "float64" Fourier stages are the
+# float64 build of the FFT's sources on float32 buffers
+VARIANT_BUILDS = {"c": ("", []), "ishioka": ("_ishioka", []),
+                  "float64": ("", ["-DSHT_F64", "-DSHT_IO32"])}
 
 
 def kernels_dir() -> Path:
@@ -29,26 +34,44 @@ def kernels_dir() -> Path:
     return data_dir("ireesht.kernels.c", "kernels/c", "*.o")
 
 
-def source_digest(stage: str, directory: Path | None = None) -> str:
-    """sha256 over a stage's C source and the shared headers: what its objects are built
+def source_file(stage: str, variant: str = "c") -> str:
+    """The C source of a variant's objects."""
+    return f"{stage}{VARIANT_BUILDS[variant][0]}.c"
+
+
+def build_flags(variant: str, dtype: str) -> list[str]:
+    """clang flags of a variant's object of ``dtype`` besides the baseline's and common ones."""
+    return DTYPE_BUILDS[dtype][1] + VARIANT_BUILDS[variant][1]
+
+
+def source_digest(stage: str, directory: Path | None = None, variant: str = "c") -> str:
+    """sha256 over a variant's C source and the shared headers: what its objects are built
     from (recorded per object in ``kernels/c/objects.json`` by tools/build_objects.py)."""
     src = directory or kernels_dir()
     h = hashlib.sha256()
-    for name in (f"{stage}.c", *HEADERS):
+    for name in (source_file(stage, variant), *HEADERS):
         h.update(name.encode() + b"\0" + (src / name).read_bytes())
     return h.hexdigest()
 
 
-def object_name(stage: str, base: str, dtype: str) -> str:
-    """File name of a stage's object: ``<stage>[_f64]_<baseline>.o``."""
-    return registry.variant("c", stage, "c").template.format(f64=DTYPE_BUILDS[dtype][0],
-                                                             baseline=base)
+def object_name(stage: str, base: str, dtype: str, variant: str = "c") -> str:
+    """File name of a variant's object: its template (``<stage>[_f64]_<baseline>.o`` for
+    the variants "c")."""
+    return registry.variant("c", stage, variant).template.format(f64=DTYPE_BUILDS[dtype][0],
+                                                                 baseline=base)
+
+
+def objects(baselines) -> list[tuple[str, str, str, str]]:
+    """Every object of the family for these baselines: (stage, variant, baseline, dtype)."""
+    return [(v.stage, v.name, base, dtype) for v in registry.VARIANTS if v.family == "c"
+            for base in baselines for dtype in v.dtypes]
 
 
 def kernel_objects(plan) -> dict[str, str]:
-    """The object file of each stage for this plan's CPU baseline and dtype."""
+    """The object file of each stage for this plan's variants, CPU baseline and dtype."""
     base = host.baseline(plan.cpu)
-    return {stage: object_name(stage, base, plan.dtype) for stage in STAGES}
+    return {stage: object_name(stage, base, plan.dtype, plan.variant_names[stage])
+            for stage in STAGES}
 
 
 # --- MLIR -------------------------------------------------------------------------------
@@ -73,21 +96,23 @@ def _executable(stage: str, obj: str, ft: str, buffers: list[tuple[str, str, boo
     ``sht_<stage>`` (``symbol``: the stage's name, or another where a module holds several
     executables of one stage: their exports share one namespace once linked).
 
-    ft: the element type (f32, f64); buffers: (name, shape, dynamic batch) in binding order,
-    the result last; consts: the i32 push constants; grid: (MLIR defining ``%gx`` and maybe
-    more from the workload ``%b``, the name of the y count). The export function takes the
+    ft: the element type (f32, f64) of buffers without their own; buffers: (name, shape,
+    dynamic batch[, element type]) in binding order, the result last; consts: the i32 push
+    constants; grid: (MLIR defining ``%gx`` and maybe more from the workload ``%b``, the name
+    of the y count). The export function takes the
     bindings (operands, then result), then the dispatch's scalar operands in order
     (flow.dispatch -> stream conversion).
     """
     body: list[str] = []
     args: list[str] = []
-    for name, shape, dynamic in buffers:
-        body += _buffer(name, shape, dynamic, ft)
+    types = [b[3] if len(b) > 3 else ft for b in buffers]
+    for (name, shape, dynamic, *_), et in zip(buffers, types):
+        body += _buffer(name, shape, dynamic, et)
         args += [f"%{name}_base", f"%{name}_off"]
     args += [f"%{c}" for c in consts] + ["%wx", "%wy"]
-    sig = ", ".join([f"memref<{ft}>, index"] * len(buffers) + ["i32"] * len(consts)
+    sig = ", ".join([f"memref<{et}>, index" for et in types] + ["i32"] * len(consts)
                     + ["index", "index"])
-    params = ", ".join([f"%{n}: !stream.binding" for n, _, _ in buffers]
+    params = ", ".join([f"%{b[0]}: !stream.binding" for b in buffers]
                        + [f"%{c}: i32" for c in consts] + ["%b: index"])
     grid_lines, gy = grid
     symbol = symbol or stage
@@ -124,7 +149,7 @@ def parts(plan, values: dict) -> dict[str, str]:
     ft = v["ft"]
     objs = kernel_objects(plan)
     arch = "arm_64" if host.baseline(plan.cpu) == "aarch64" else "x86_64"
-    tables = {name: shape for name, (shape, _) in table_shapes(plan).items()}
+    tables = table_shapes(plan)  # name -> (shape, element type)
     qshape, Fshape, fshape = f"?x{v['nlm']}x2", f"?x{v['nlat']}x{v['mc']}x2", f"?x{v['nlat']}x{v['nphi']}"
     leg = ["lmax", "mmax", "nlat", "npairs", "nlm", "nb"]
     fft = ["nlat", "nphi", "mc", "nb"]
@@ -132,15 +157,18 @@ def parts(plan, values: dict) -> dict[str, str]:
     leg_grid = (f"%gx = arith.constant {v['mc']} : index\n      %gy = affine.apply "
                 f"affine_map<()[s0] -> (s0 ceildiv {LEG_FIELDS})>()[%b]", "%gy")
     fft_grid = (f"%gx = arith.constant {v['nlat']} : index", "%b")
+    def tabs(stage: str) -> list[tuple[str, str, bool, str]]:
+        return [(t, *tables[t][:1], False, tables[t][1]) for t in plan.variant(stage).tables]
+
     specs = {
-        "leg_synth": ([(t, tables[t], False) for t in plan.variant("leg_synth").tables]
-                      + [("q", qshape, True), ("F", Fshape, True)], leg, leg_grid),
-        "leg_analys": ([(t, tables[t], False) for t in plan.variant("leg_analys").tables]
-                       + [("F", Fshape, True), ("q", qshape, True)], leg, leg_grid),
-        "fft_synth": ([("twiddle", tables["twiddle"], False), ("F", Fshape, True),
-                       ("f", fshape, True)], fft, fft_grid),
-        "fft_analys": ([("twiddle", tables["twiddle"], False), ("f", fshape, True),
-                        ("F", Fshape, True)], fft, fft_grid),
+        "leg_synth": (tabs("leg_synth") + [("q", qshape, True), ("F", Fshape, True)], leg,
+                      leg_grid),
+        "leg_analys": (tabs("leg_analys") + [("F", Fshape, True), ("q", qshape, True)], leg,
+                       leg_grid),
+        "fft_synth": (tabs("fft_synth") + [("F", Fshape, True), ("f", fshape, True)], fft,
+                      fft_grid),
+        "fft_analys": (tabs("fft_analys") + [("f", fshape, True), ("F", Fshape, True)], fft,
+                       fft_grid),
     }
     out = {
         "aliases": f'#cpu_obj = #hal.executable.target<"llvm-cpu", "embedded-elf-{arch}">',
@@ -157,9 +185,10 @@ def parts(plan, values: dict) -> dict[str, str]:
             ins = ins + [("F_ws", rshape, True)]
         # the Legendre analysis reads F, or G where the theta step makes it (codegen.theta)
         ssa = {"F": v["leg_analys_in"]} if stage == "leg_analys" else {}
-        operands = ", ".join([f"%{ssa.get(n, n)}" for n, _, _ in ins]
+        operands = ", ".join([f"%{ssa.get(b[0], b[0])}" for b in ins]
                              + [f"%{c}" for c in consts] + ["%b"])
-        types = ", ".join([f"tensor<{s}x{ft}>" + ("{%b}" if d else "") for _, s, d in ins]
+        types = ", ".join([f"tensor<{b[1]}x{b[3] if len(b) > 3 else ft}>"
+                           + ("{%b}" if b[2] else "") for b in ins]
                           + ["i32"] * len(consts) + ["index"])
         result = "%F_ws{%b}" if tied else f"tensor<{rshape}x{ft}>{{%b}}"
         out[f"op_{stage}"] = (

@@ -9,7 +9,7 @@
 //    needed outputs, O(NP mc).
 #include "sht_fft.h"
 
-static void analys_fft(const real* tw, const row_plan* pl, const real* frow, real* Frow,
+static void analys_fft(const real* tw, const row_plan* pl, const io_t* frow, io_t* Frow,
                        int np, int mc) {
   fft_ws ws;
   const int n = pl->n;
@@ -57,7 +57,7 @@ static void analys_fft(const real* tw, const row_plan* pl, const real* frow, rea
   }
 }
 
-static void analys_direct(const real* tw, const real* frow, real* Frow, int np, int mc) {
+static void analys_direct(const real* tw, const io_t* frow, io_t* Frow, int np, int mc) {
   for (int m = 0; m < mc; m++) {
     int step = m % np;
     int idx = 0;  // (m j) mod np, advanced by m per point
@@ -80,13 +80,13 @@ static void analys_direct(const real* tw, const real* frow, real* Frow, int np, 
 }
 
 // Entry point: buffers as (base, element offset) pairs, push constants, work item (i, b).
-void sht_fft_analys(const real* twiddle, size_t twiddle_o, const real* f, size_t f_o,
-                    real* F, size_t F_o, int32_t NL, int32_t NP, int32_t mc, int32_t B,
+void sht_fft_analys(const real* twiddle, size_t twiddle_o, const io_t* f, size_t f_o,
+                    io_t* F, size_t F_o, int32_t NL, int32_t NP, int32_t mc, int32_t B,
                     size_t i, size_t b) {
   if ((int)i >= NL || (int)b >= B) return;
   size_t row = b * (size_t)NL + i;
-  const real* frow = f + f_o + row * (size_t)NP;
-  real* Frow = F + F_o + 2 * row * (size_t)mc;
+  const io_t* frow = f + f_o + row * (size_t)NP;
+  io_t* Frow = F + F_o + 2 * row * (size_t)mc;
   twiddle += twiddle_o;
   row_plan pl = read_plan(twiddle, NP);
   if (pl.n) analys_fft(twiddle, &pl, frow, Frow, NP, mc);

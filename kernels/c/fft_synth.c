@@ -9,7 +9,7 @@
 //    coefficients, O(NP mc).
 #include "sht_fft.h"
 
-static void synth_fft(const real* tw, const row_plan* pl, const real* Frow, real* frow,
+static void synth_fft(const real* tw, const row_plan* pl, const io_t* Frow, io_t* frow,
                       int np, int mc) {
   fft_ws ws;
   real* re = ws.ar;
@@ -59,7 +59,7 @@ static void synth_fft(const real* tw, const row_plan* pl, const real* Frow, real
   }
 }
 
-static void synth_direct(const real* tw, const real* Frow, real* frow, int np, int mc) {
+static void synth_direct(const real* tw, const io_t* Frow, io_t* frow, int np, int mc) {
   for (int j = 0; j < np; j++) {
     real acc = Frow[0];  // Im F_0 dropped
     int idx = j;         // (m j) mod np, advanced by j per m
@@ -78,13 +78,13 @@ static void synth_direct(const real* tw, const real* Frow, real* frow, int np, i
 }
 
 // Entry point: buffers as (base, element offset) pairs, push constants, work item (i, b).
-void sht_fft_synth(const real* twiddle, size_t twiddle_o, const real* F, size_t F_o,
-                   real* f, size_t f_o, int32_t NL, int32_t NP, int32_t mc, int32_t B,
+void sht_fft_synth(const real* twiddle, size_t twiddle_o, const io_t* F, size_t F_o,
+                   io_t* f, size_t f_o, int32_t NL, int32_t NP, int32_t mc, int32_t B,
                    size_t i, size_t b) {
   if ((int)i >= NL || (int)b >= B) return;
   size_t row = b * (size_t)NL + i;
-  const real* Frow = F + F_o + 2 * row * (size_t)mc;
-  real* frow = f + f_o + row * (size_t)NP;
+  const io_t* Frow = F + F_o + 2 * row * (size_t)mc;
+  io_t* frow = f + f_o + row * (size_t)NP;
   twiddle += twiddle_o;
   row_plan pl = read_plan(twiddle, NP);
   if (pl.n) synth_fft(twiddle, &pl, Frow, frow, NP, mc);

@@ -18,6 +18,14 @@ typedef int32_t ireal;
 #define W 8
 #endif
 
+// The element type of the data buffers (F, f) of the Fourier stages: real, or float with
+// -DSHT_IO32 (float64 arithmetic on float32 buffers: the "float64" FFT of float32 plans).
+#ifdef SHT_IO32
+typedef float io_t;
+#else
+typedef real io_t;
+#endif
+
 typedef real vr __attribute__((ext_vector_type(W)));
 typedef ireal vm __attribute__((ext_vector_type(W)));  // comparison results: 0 or -1 per lane
 

@@ -24,10 +24,11 @@ from ireesht.numerics.reference import random_coefficients
         (dict(lmax=8, fields_per_thread=3), "fields_per_thread=3"),
         (dict(lmax=8, grid="equiangular", nlat=1), "nlat=1"),
         (dict(lmax=8, target="vulkan", recurrence="clenshaw"), "recurrence='clenshaw'"),
-        # float64 recurrence: the mlir kernels on CUDA or Vulkan only
+        # float64 recurrence: the mlir kernels on CUDA or Vulkan, the C kernels of float32 plans
         (dict(lmax=8, target="metal", recurrence="ishioka"),
          "recurrence='ishioka' runs in float64 .* target='metal'"),
-        (dict(lmax=8, target="cpu", recurrence="ishioka"), "expected recurrence='standard'"),
+        (dict(lmax=8, target="cpu", dtype="float64", recurrence="ishioka"),
+         "expected recurrence='standard'"),
         (dict(lmax=8, target="vulkan", kernels="wgsl", recurrence="ishioka"),
          "kernels='wgsl'"),
     ],

@@ -25,14 +25,22 @@ from ireesht.runtime.module import Module
 from ireesht.host import CPU_BASELINES, cpu_baselines
 from ireesht.numerics.reference import random_coefficients, rel_l2
 from ireesht.plan import Plan
-from ireesht.registry import DTYPES, STAGES
+from ireesht.registry import DTYPES
 
 from checks import BOUNDS, PLAN_SHAPES, check_enqueued_calls, check_plan
 
-# The GPU paths' float32 bounds: the same recurrence and tables. Measured here: synthesis
-# 5.0e-7, analysis 4.4e-7, roundtrip 7.4e-7 at lmax 255; float64 (the same sources built with
-# -DSHT_F64): 1.2e-14 synthesis, 2.3e-14 analysis and roundtrip.
+# The GPU paths' float32 bounds: the same recurrence and tables as the float32 plans'
+# recurrence="standard" kernels. Measured here: synthesis 5.0e-7, analysis 4.4e-7, roundtrip
+# 7.4e-7 at lmax 255 (the default "ishioka" kernels: 4.2e-8, 3.8e-8, 3.8e-8); float64 (the
+# same sources built with -DSHT_F64): 1.2e-14 synthesis, 2.3e-14 analysis and roundtrip.
 TOL, TOL_ROUNDTRIP = BOUNDS["float32"]
+# float32 plans' default kernels (float64 Ishioka recurrence, sums and FFT on float32
+# buffers): their error is the rounding of float32 inputs and outputs, as ducc0's fed float32.
+# Measured at lmax 63, 127, 255 over 4 seeds each: synthesis 4.2e-8 - 4.3e-8, analysis
+# 3.7e-8 - 3.9e-8, 16 roundtrips 5.1e-8 - 5.3e-8 (ducc0: 9.9e-8 at lmax 255). The
+# recurrence="standard" kernels fail all three: 2.4e-7 - 5.0e-7, 2.2e-7 - 4.5e-7 and
+# 5.3e-6 - 1.2e-5 (their error grows with every roundtrip, from the float32 coefficients).
+TOL_F32, TOL_F32_ROUNDS = 8e-8, 1.5e-7
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -61,6 +69,60 @@ def test_plan_shapes_match_reference(rng, lmax, mmax, nlat, nphi, grid):
 def test_weather_grids_match_reference(rng, lmax, nlat, nphi):
     check_plan(ireesht.compile(lmax, nphi // 2 - 1, nlat, nphi, "equiangular", target="cpu"),
                rng, batch=(1,))
+
+
+def _roundtrips(mod, q, rounds: int) -> np.ndarray:
+    x = q.astype(np.complex64)
+    for _ in range(rounds):
+        x = mod.analys(mod.synth(x))
+    return x
+
+
+@pytest.mark.parametrize("batch", [(1,), (6,)])  # one field, and a chunk of 4 and one of 2
+def test_float32_default_is_as_accurate_as_ducc0(rng, batch):
+    # issue 37: float32 plans within 2x of ducc0's float32 error; the bounds fail the
+    # recurrence="standard" kernels (measured above)
+    mod = ireesht.compile(63, target="cpu")
+    assert mod.info["variants"] == {"leg_synth": "ishioka", "fft_synth": "float64",
+                                    "fft_analys": "float64", "leg_analys": "ishioka"}
+    q = random_coefficients(rng, 63, 63, batch)
+    f_ref = reference.synth(q, 63, 63, mod.plan.make_grid())
+    assert rel_l2(mod.synth(q), f_ref) <= TOL_F32
+    assert rel_l2(mod.analys(f_ref), q) <= TOL_F32
+    got = rel_l2(_roundtrips(mod, q, 16), q)
+    assert got <= TOL_F32_ROUNDS
+    import ducc0
+
+    x = q.astype(np.complex64).reshape(-1, q.shape[-1])
+    for i in range(x.shape[0]):  # ducc0 computes in float64 inside, rounds to float32
+        for _ in range(16):
+            f = ducc0.sht.synthesis_2d(alm=x[i:i + 1], spin=0, lmax=63, geometry="GL",
+                                       ntheta=64, nphi=128)
+            x[i] = ducc0.sht.analysis_2d(map=f, spin=0, lmax=63, geometry="GL")[0]
+    assert got <= 2 * rel_l2(x.reshape(q.shape), q)
+
+
+def test_standard_recurrence_keeps_the_float32_scheme(rng):
+    # recurrence="standard": the float32 kernels of the GPU paths, their bounds
+    mod = ireesht.compile(40, 17, 45, 97, target="cpu", recurrence="standard")
+    assert set(mod.info["variants"].values()) == {"c"}
+    check_plan(mod, rng, batch=(3,))
+
+
+def test_ishioka_analysis_up_to_lmax_1023():
+    # its float64 sums of one order's steps live on the worker's stack (64 KB at lmax 1023)
+    names = lambda lmax: Plan.create(lmax, target="cpu").variant_names  # noqa: E731
+    assert names(1023)["leg_analys"] == "ishioka"
+    assert names(1024) == {"leg_synth": "ishioka", "fft_synth": "float64",
+                           "fft_analys": "float64", "leg_analys": "c"}
+
+
+@pytest.mark.slow
+def test_ishioka_analysis_at_lmax_1023_four_fields(rng):
+    # the largest stack (4 fields of 512 steps) and the most rescaled seeds
+    mod = ireesht.compile(1023, target="cpu")
+    q = random_coefficients(rng, 1023, 1023, (4,))
+    assert rel_l2(mod.analys(mod.synth(q)), q) <= TOL_F32
 
 
 def test_batch_of_fields_any_leading_shape(rng):
@@ -133,12 +195,13 @@ def test_objects_match_their_sources():
     # (tools/build_objects.py) differ from the sources, or an object from the manifest
     src = kernels_c.kernels_dir()
     manifest = json.loads((src / "objects.json").read_text())
-    expected = {kernels_c.object_name(s, b, d)
-                for s in STAGES for b in CPU_BASELINES for d in DTYPES}
+    expected = {kernels_c.object_name(s, b, d, v)
+                for s, v, b, d in kernels_c.objects(CPU_BASELINES)}
     assert set(manifest["objects"]) == expected
     for name, entry in manifest["objects"].items():
-        assert name == kernels_c.object_name(entry["stage"], entry["baseline"], entry["dtype"])
-        assert entry["source_sha256"] == kernels_c.source_digest(entry["stage"]), (
+        stage, variant = entry["stage"], entry["variant"]
+        assert name == kernels_c.object_name(stage, entry["baseline"], entry["dtype"], variant)
+        assert entry["source_sha256"] == kernels_c.source_digest(stage, variant=variant), (
             f"{name} is stale: rebuild with `python tools/build_objects.py`")
         assert hashlib.sha256((src / name).read_bytes()).hexdigest() == entry["sha256"], (
             f"{name} differs from objects.json: rebuild with `python tools/build_objects.py`")

@@ -228,10 +228,11 @@ def stages(request, vulkan: str) -> Stages:
 
 
 def check_synth(stages: Stages, rng: np.random.Generator, n: int, m: int, shapes: list,
-                tol: float = TOL, dtype: type = np.float32) -> None:
+                tol: float = TOL, dtype: type = np.float32, tw_dtype: type | None = None) -> None:
     """Synthesis of random F of M = ``m`` into rows of ``n`` points, for each (NL, B) of
-    ``shapes``, against numpy.fft.irfft in float64; inputs and table in ``dtype``."""
-    tw = fourier.twiddle(n, dtype, stages.family)
+    ``shapes``, against numpy.fft.irfft in float64; inputs in ``dtype``, the table in
+    ``tw_dtype`` (default ``dtype``)."""
+    tw = fourier.twiddle(n, tw_dtype or dtype, stages.family)
     for nl, b in shapes:
         F = rng.standard_normal((b, nl, m + 1, 2)).astype(dtype)
         got = stages.run("synth", nl, tw, F, n)
@@ -246,9 +247,9 @@ def check_synth(stages: Stages, rng: np.random.Generator, n: int, m: int, shapes
 
 
 def check_analys(stages: Stages, rng: np.random.Generator, n: int, m: int, shapes: list,
-                 tol: float = TOL, dtype: type = np.float32) -> None:
+                 tol: float = TOL, dtype: type = np.float32, tw_dtype: type | None = None) -> None:
     """Analysis of random rows of ``n`` points up to M = ``m`` (as check_synth)."""
-    tw = fourier.twiddle(n, dtype, stages.family)
+    tw = fourier.twiddle(n, tw_dtype or dtype, stages.family)
     for nl, b in shapes:
         f = rng.standard_normal((b, nl, n)).astype(dtype)
         got = stages.run("analys", nl, tw, f, m + 1)

@@ -68,7 +68,16 @@ def test_each_family_stage_has_a_variant_that_runs_every_plan():
                                                              "leg_analys": "ishioka"}),
     (dict(target="vulkan", kernels="wgsl"), {"leg_synth": "standard", "leg_analys": "subgroup"}),
     (dict(target="metal"), {"leg_synth": "standard", "leg_analys": "rows"}),
-    (dict(target="cpu"), {"leg_synth": "c", "leg_analys": "c"}),
+    (dict(target="cpu"), {"leg_synth": "ishioka", "fft_synth": "float64",
+                          "fft_analys": "float64", "leg_analys": "ishioka"}),
+    (dict(target="cpu", lmax=1024), {"leg_synth": "ishioka", "leg_analys": "c"}),
+    (dict(target="cpu", recurrence="standard"), {"leg_synth": "c", "fft_synth": "c",
+                                                 "fft_analys": "c", "leg_analys": "c"}),
+    (dict(target="cpu", dtype="float64"), {"leg_synth": "c", "fft_synth": "c",
+                                           "fft_analys": "c", "leg_analys": "c"}),
+    (dict(target="cpu", transform="vector", lmax=255), {"leg_synth": "ishioka",
+                                                        "fft_synth": "c",
+                                                        "leg_analys": "ishioka"}),
 ])
 def test_auto_picks_the_measured_variant(kw, variants):
     plan = Plan.create(**{"lmax": 1023, **kw})
@@ -129,8 +138,8 @@ def test_a_plan_from_a_dict_is_checked_as_one_from_compile(edit, match):
 
 def test_recurrence_ishioka_needs_a_kernel_that_runs_it():
     with pytest.raises(ValueError, match="recurrence='ishioka' runs in float64 in the mlir "
-                       "kernels on cuda or vulkan; expected recurrence='standard' with "
-                       "target='metal'"):
+                       "kernels on cuda or vulkan, and in float32 plans of the cpu target; "
+                       "expected recurrence='standard' with target='metal'"):
         Plan.create(31, target="metal", recurrence="ishioka")
 
 
