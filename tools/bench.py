@@ -126,8 +126,13 @@ EQUIANGULAR_CASES = {
                                   else "gauss", targets=("cpu",), cpu_baselines=("x86-64-v3",)), 1)
        for lmax in (255, 511) for g in ("equi", "gauss")},
 }
+# the Nyquist order (nphi = 2 mmax: mmax 720 on the weather grid), beside the readme's
+# weather cases (mmax 719): the extra order's matmul and pass over the field
+NYQUIST_CASES = {f"weather_b{b}_nyquist": (dict(WEATHER, mmax=720, targets=GPU,
+                                                fields_per_thread=4 if b > 1 else 1), b)
+                 for b in (1, 16)}
 SUITES = {"readme": CASES, "variants": VARIANT_CASES, "cpu": CPU_CASES, "train": TRAIN_CASES,
-          "vector": VECTOR_CASES, "equiangular": EQUIANGULAR_CASES,
+          "vector": VECTOR_CASES, "equiangular": EQUIANGULAR_CASES, "nyquist": NYQUIST_CASES,
           "smoke": {"l31_b1": (dict(lmax=31, targets=GPU), 1),
                     "l31_b1_vector": (dict(lmax=31, targets=GPU, transform="vector"), 1)}}
 
