@@ -23,7 +23,9 @@ module there (``ireesht.load``: the runtime alone) and measures, on fresh random
   quadrature is not exact), relative L2;
 - peers (``--peers``): torch-harmonics ``InverseRealSHT`` / ``RealSHT`` on CUDA (same grid
   and batch, CUDA-synchronised calls; ``InverseRealVectorSHT`` / ``RealVectorSHT`` for the
-  ``_vector`` cases) where it is installed, ducc0 for the CPU cases.
+  ``_vector`` cases) where it is installed, ducc0 for the CPU cases;
+- SHTns (``--shtns BINARY``, ``tools/peers``): its CUDA transforms on the CUDA cases, scalar
+  or vector, same inputs, in the same run (``table``: ireesht / SHTns).
 
 Vector cases (``transform="vector"``) time ``vsynth`` / ``vanalys`` of ``batch`` vector fields
 (2 batch scalar fields through the kernels at lmax + 1), to be read beside the scalar case
@@ -222,20 +224,29 @@ def shtns_ms(p, batch: int, calls: int, data: dict, binary: str) -> dict:
     """SHTns's CUDA transforms (``tools/peers``'s benchmark program, one process per plan,
     same grid, batch, dtype and inputs): enqueued and waited ms, synth / analysis, and its
     errors (synthesis against ``data["f"]``: the float64 reference or, where that was not
-    computed, ours)."""
+    computed, ours). Vector plans: SHTns's ``cu_SHsphtor_to_spat`` / ``cu_spat_to_SHsphtor`` of
+    ``batch`` vector fields (S, T <-> u_theta, u_phi), roundtrip error only (SHTns's vector
+    conventions are not mapped onto ireesht's)."""
     import subprocess
     import tempfile
 
     grid = {"gauss": "gauss", "equiangular": "poles"}[p.grid]
+    vector = p.transform == "vector"
     if batch > 1 and p.nlat % 2:
         return {"error": "SHTns batches only even nlat on the GPU"}
     with tempfile.TemporaryDirectory() as tmp:
         qf, ff = Path(tmp, "q.bin"), Path(tmp, "f.bin")
-        np.ascontiguousarray(data["q"], np.complex128).tofile(qf)
-        f = np.broadcast_to(np.asarray(data["f"], np.float64), (batch, p.nlat, p.nphi))
-        np.ascontiguousarray(f).tofile(ff)
-        prec = "64" if p.dtype == "float64" else "32"
-        cmd = [binary, "bench", grid, str(p.lmax), str(p.mmax), str(p.nlat), str(p.nphi),
+        q = np.asarray(data["q"], np.complex128)
+        if vector:  # (batch, 2, nlm): the program reads the batch fields of S, then of T
+            q = q.transpose(1, 0, 2)
+        np.ascontiguousarray(q).tofile(qf)
+        if vector:  # no reference synthesis for SHTns's vector convention
+            ff = "-"
+        else:
+            f = np.broadcast_to(np.asarray(data["f"], np.float64), (batch, p.nlat, p.nphi))
+            np.ascontiguousarray(f).tofile(ff)
+        prec = ("64" if p.dtype == "float64" else "32") + ("v" if vector else "")
+        cmd = [binary, "bench", grid, str(p.band_lmax), str(p.mmax), str(p.nlat), str(p.nphi),
                str(batch), prec, "phi" if p.nlat % 2 else "native", str(qf), str(ff),
                str(calls), "5", str(calls)]
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
@@ -245,10 +256,13 @@ def shtns_ms(p, batch: int, calls: int, data: dict, binary: str) -> dict:
     r = json.loads(line[len("RESULT "):])
     if "error" in r:
         return {"error": r["error"]}
-    return {"enqueued_ms": [r["synth_enq_ms"], r["analys_enq_ms"]],
-            "waited_ms": [r["synth_wait_ms"], r["analys_wait_ms"]],
-            "error_synth": r["err_synth"], "error_roundtrip": r["err_roundtrip"],
-            "synth_checked_against": "reference" if data["f_is_reference"] else "ireesht"}
+    res = {"enqueued_ms": [r["synth_enq_ms"], r["analys_enq_ms"]],
+           "waited_ms": [r["synth_wait_ms"], r["analys_wait_ms"]],
+           "error_roundtrip": r["err_roundtrip"]}
+    if vector:
+        return res
+    return dict(res, error_synth=r["err_synth"],
+                synth_checked_against="reference" if data["f_is_reference"] else "ireesht")
 
 
 def ducc0_ms(p, batch: int, calls: int) -> dict:
@@ -306,8 +320,7 @@ def run(root: Path, out: Path | None, calls: int, peers: bool, only: str | None,
                 if (peers and entry["target"] == "cuda" and row["dtype"] == "float32"
                         and row["lmax"] <= 1023):
                     row["torch_harmonics_ms"] = _peer(torch_harmonics_ms, mod.plan, batch, calls)
-                # SHTns's vector transforms: not in tools/peers' program yet
-                if shtns and entry["target"] == "cuda" and mod.plan.transform == "scalar":
+                if shtns and entry["target"] == "cuda":
                     row["shtns"] = _peer(shtns_ms, mod.plan, batch, calls, data, shtns)
                 if peers and entry["target"] == "cpu":
                     row["ducc0_ms"] = _peer(ducc0_ms, mod.plan, batch, calls)
