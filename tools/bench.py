@@ -325,7 +325,10 @@ def train(root: Path, out: Path | None, steps: int, batch: int = 4, channels: in
     MSE loss, Adam. Median ms per step (forward, backward, optimizer; CUDA-synchronised) over
     ``steps`` after 3 warm-ups; peak memory: torch's allocator and the device's used memory
     (``cudaMemGetInfo`` after each step, minus before the model: IREE's pools are not
-    torch's)."""
+    torch's). Then the transforms alone (``_transforms``: the model's own SHT / ISHT layers,
+    forward and forward + backward, and their share of the step), and torch-harmonics' times
+    over ireesht's. On the CPU target (a plan built for it in ``root/train_weather``, any grid)
+    the same runs without the memory figures."""
     import torch
 
     import ireesht.torch as ist
@@ -396,11 +399,75 @@ def train(root: Path, out: Path | None, steps: int, batch: int = 4, channels: in
             "loss0": losses[name],
             "peak_torch_gb": torch.cuda.max_memory_allocated() / 1e9 if cuda else None,
             "peak_device_gb": used / 1e9 if cuda else None}
-        print(name, json.dumps(result["results"][name]), flush=True)
+        sht, isht = net[1].sht, net[1].isht  # the layers every block of the model shares
         del net, opt, loss
+        result["results"][name].update(_transforms(sht, isht, batch, channels, blocks, steps,
+                                                   dev, mod if name == "ireesht" else None))
+        result["results"][name]["transforms_share"] = (
+            result["results"][name]["transforms_per_step_ms"] / result["results"][name]["step_ms"])
+        print(name, json.dumps(result["results"][name]), flush=True)
+        del sht, isht
         if out:
             out.write_text(json.dumps(result, indent=1))
+    r = result["results"]
+    result["th_over_ireesht"] = {k: r["torch_harmonics"][k] / r["ireesht"][k]
+                                 for k in ("step_ms", "transforms_fwd_ms",
+                                           "transforms_fwd_bwd_ms")}
+    print("torch-harmonics / ireesht", json.dumps(result["th_over_ireesht"]), flush=True)
+    if out:
+        out.write_text(json.dumps(result, indent=1))
     return result
+
+
+def _transforms(sht, isht, batch: int, channels: int, blocks: int, reps: int, dev,
+                mod=None) -> dict:
+    """The transforms of ``train``'s step alone, on x of its shape (batch, channels, nlat, nlon)
+    float32: ``isht(sht(x))`` forward (no grad), and forward + backward (autograd to x with a
+    fixed grad_output); median ms over ``reps`` after 2 warm-ups, CUDA-synchronised. A step
+    calls ``blocks`` such pairs forward and backward: ``transforms_per_step_ms`` = blocks x
+    fwd+bwd. Peak memory of each measurement: torch's allocator (absolute, x and grad_output
+    included) and the device's used memory (``cudaMemGetInfo`` minus before: IREE's pools
+    are not torch's). ``tables_bytes``: the precomputed tables of the pair (torch-harmonics:
+    the layers' buffers, O(lmax^3); ireesht: the module's, ``info["tables_bytes"]``)."""
+    import torch
+
+    cuda = dev.type == "cuda"
+    sync = torch.cuda.synchronize if cuda else (lambda: None)
+    nbytes = sum(b.numel() * b.element_size() for m in (sht, isht) for b in m.buffers())
+    out = {"tables_bytes": nbytes + (mod.info.get("tables_bytes", 0) if mod else 0)}
+    x = torch.randn(batch, channels, sht.nlat, sht.nlon, device=dev)
+    g = torch.randn_like(x)
+
+    def fwd():
+        with torch.no_grad():
+            isht(sht(x))
+
+    def fwd_bwd():
+        x.grad = None
+        torch.autograd.backward(isht(sht(x)), g)
+
+    for key, fn, grad in (("transforms_fwd", fwd, False), ("transforms_fwd_bwd", fwd_bwd, True)):
+        x.requires_grad_(grad)
+        sync()
+        if cuda:
+            torch.cuda.empty_cache()
+            free0 = torch.cuda.mem_get_info()[0]
+            torch.cuda.reset_peak_memory_stats()
+        used, times = 0, []
+        for i in range(reps + 2):
+            sync()
+            t0 = time.perf_counter()
+            fn()
+            sync()
+            times.append((time.perf_counter() - t0) * 1e3)
+            if cuda:
+                used = max(used, free0 - torch.cuda.mem_get_info()[0])
+        out[f"{key}_ms"] = float(np.median(times[2:]))
+        out[f"{key}_peak_torch_gb"] = torch.cuda.max_memory_allocated() / 1e9 if cuda else None
+        out[f"{key}_peak_device_gb"] = used / 1e9 if cuda else None
+    out["transforms_per_step_ms"] = blocks * out["transforms_fwd_bwd_ms"]
+    x.grad = None
+    return out
 
 
 def percall(root: Path, out: Path | None, calls: int, cases: tuple[str, ...]) -> dict:
@@ -551,6 +618,9 @@ def main() -> int:
     r.add_argument("root", type=Path, help="a prepare --cases train directory")
     r.add_argument("--json", type=Path)
     r.add_argument("--steps", type=int, default=10)
+    r.add_argument("--batch", type=int, default=4)
+    r.add_argument("--channels", type=int, default=64)
+    r.add_argument("--blocks", type=int, default=4)
     pc = sub.add_parser("percall")
     pc.add_argument("root", type=Path)
     pc.add_argument("--json", type=Path)
@@ -564,7 +634,7 @@ def main() -> int:
     elif ns.cmd == "run":
         run(ns.root, ns.json, ns.calls, ns.peers, ns.only, ns.shtns)
     elif ns.cmd == "train":
-        train(ns.root, ns.json, ns.steps)
+        train(ns.root, ns.json, ns.steps, ns.batch, ns.channels, ns.blocks)
     elif ns.cmd == "percall":
         percall(ns.root, ns.json, ns.calls, tuple(ns.cases.split(",")))
     elif ns.cmd == "compare":
