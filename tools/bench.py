@@ -144,7 +144,8 @@ ACCURACY_CASES = {
 ACCURACY = {"acc_th_l255": (16, "rel_l2", False), "acc_shtns_l426_b16": (1, "rel_l2", False),
             "acc_shtns_l426_f1": (1, "rel_l2", True), "acc_pysh_l256": (1, "worst", False)}
 ACCURACY_SEED = 37  # the stored inputs (seeded per case): the same for ireesht and ducc0
-SUITES = {"readme": CASES, "accuracy": ACCURACY_CASES, "variants": VARIANT_CASES, "cpu": CPU_CASES, "train": TRAIN_CASES,
+SUITES = {"readme": CASES, "accuracy": ACCURACY_CASES, "variants": VARIANT_CASES,
+          "cpu": CPU_CASES, "train": TRAIN_CASES,
           "vector": VECTOR_CASES, "equiangular": EQUIANGULAR_CASES,
           "smoke": {"l31_b1": (dict(lmax=31, targets=GPU), 1),
                     "l31_b1_vector": (dict(lmax=31, targets=GPU, transform="vector"), 1)}}
