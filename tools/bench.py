@@ -7,6 +7,7 @@ committed reference per card and a comparison that flags regressions.
     python tools/bench.py compare REF.json NEW.json          # flags cases > 5% slower
     python tools/bench.py train DIR --json OUT.json          # an SFNO training step (GPU)
     python tools/bench.py percall DIR                        # where an enqueued call goes
+    python tools/bench.py accuracy DIR --json OUT.json       # float32 error / ducc0's
     python tools/bench.py table OUT.json                     # the markdown table of a run
 
 ``prepare`` writes one ``ireesht build`` directory per case (``CASES``); ``run`` loads each
@@ -42,6 +43,7 @@ import json
 import platform
 import sys
 import time
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -133,7 +135,24 @@ EQUIANGULAR_CASES = {
 NYQUIST_CASES = {f"weather_b{b}_nyquist": (dict(WEATHER, mmax=720, targets=GPU,
                                                 fields_per_thread=4 if b > 1 else 1), b)
                  for b in (1, 16)}
-SUITES = {"readme": CASES, "variants": VARIANT_CASES, "cpu": CPU_CASES, "train": TRAIN_CASES,
+# float32 accuracy against ducc0 fed float32 (issue 37: every default path within 2x of ducc0's
+# error), the peers' own test cases on Gauss grids: torch-harmonics' (16 roundtrips
+# analys(synth(q)), rel L2), SHTns's (16 fields, one roundtrip, rel L2; the batched kernels, and
+# the one-field plan called one field at a time) and pyshtools' (the worst coefficient error of
+# one roundtrip over the rms coefficient). name -> (build arguments, fields); ACCURACY says how
+# each is measured: (rounds, metric, one field per call)
+ACCURACY_CASES = {
+    "acc_th_l255": (dict(lmax=255, nlat=256, nphi=512, targets=GPU), 1),
+    "acc_shtns_l426_b16": (dict(lmax=426, nlat=432, nphi=864, targets=GPU,
+                                fields_per_thread=4), 16),
+    "acc_shtns_l426_f1": (dict(lmax=426, nlat=432, nphi=864, targets=GPU), 16),
+    "acc_pysh_l256": (dict(lmax=256, nlat=257, nphi=514, targets=GPU), 1),
+}
+ACCURACY = {"acc_th_l255": (16, "rel_l2", False), "acc_shtns_l426_b16": (1, "rel_l2", False),
+            "acc_shtns_l426_f1": (1, "rel_l2", True), "acc_pysh_l256": (1, "worst", False)}
+ACCURACY_SEED = 37  # the stored inputs (seeded per case): the same for ireesht and ducc0
+SUITES = {"readme": CASES, "accuracy": ACCURACY_CASES, "variants": VARIANT_CASES,
+          "cpu": CPU_CASES, "train": TRAIN_CASES,
           "vector": VECTOR_CASES, "equiangular": EQUIANGULAR_CASES, "nyquist": NYQUIST_CASES,
           "smoke": {"l31_b1": (dict(lmax=31, targets=GPU), 1),
                     "l31_b1_vector": (dict(lmax=31, targets=GPU, transform="vector"), 1)}}
@@ -343,7 +362,10 @@ def train(root: Path, out: Path | None, steps: int, batch: int = 4, channels: in
     MSE loss, Adam. Median ms per step (forward, backward, optimizer; CUDA-synchronised) over
     ``steps`` after 3 warm-ups; peak memory: torch's allocator and the device's used memory
     (``cudaMemGetInfo`` after each step, minus before the model: IREE's pools are not
-    torch's)."""
+    torch's). Then the transforms alone (``_transforms``: the model's own SHT / ISHT layers,
+    forward and forward + backward, and their share of the step), and torch-harmonics' times
+    over ireesht's. On the CPU target (a plan built for it in ``root/train_weather``, any grid)
+    the same runs without the memory figures."""
     import torch
 
     import ireesht.torch as ist
@@ -414,10 +436,167 @@ def train(root: Path, out: Path | None, steps: int, batch: int = 4, channels: in
             "loss0": losses[name],
             "peak_torch_gb": torch.cuda.max_memory_allocated() / 1e9 if cuda else None,
             "peak_device_gb": used / 1e9 if cuda else None}
-        print(name, json.dumps(result["results"][name]), flush=True)
+        sht, isht = net[1].sht, net[1].isht  # the layers every block of the model shares
         del net, opt, loss
+        result["results"][name].update(_transforms(sht, isht, batch, channels, blocks, steps,
+                                                   dev, mod if name == "ireesht" else None))
+        result["results"][name]["transforms_share"] = (
+            result["results"][name]["transforms_per_step_ms"] / result["results"][name]["step_ms"])
+        print(name, json.dumps(result["results"][name]), flush=True)
+        del sht, isht
         if out:
             out.write_text(json.dumps(result, indent=1))
+    r = result["results"]
+    result["th_over_ireesht"] = {k: r["torch_harmonics"][k] / r["ireesht"][k]
+                                 for k in ("step_ms", "transforms_fwd_ms",
+                                           "transforms_fwd_bwd_ms")}
+    print("torch-harmonics / ireesht", json.dumps(result["th_over_ireesht"]), flush=True)
+    if out:
+        out.write_text(json.dumps(result, indent=1))
+    return result
+
+
+def _transforms(sht, isht, batch: int, channels: int, blocks: int, reps: int, dev,
+                mod=None) -> dict:
+    """The transforms of ``train``'s step alone, on x of its shape (batch, channels, nlat, nlon)
+    float32: ``isht(sht(x))`` forward (no grad), and forward + backward (autograd to x with a
+    fixed grad_output); median ms over ``reps`` after 2 warm-ups, CUDA-synchronised. A step
+    calls ``blocks`` such pairs forward and backward: ``transforms_per_step_ms`` = blocks x
+    fwd+bwd. Peak memory of each measurement: torch's allocator (absolute, x and grad_output
+    included) and the device's used memory (``cudaMemGetInfo`` minus before: IREE's pools
+    are not torch's). ``tables_bytes``: the precomputed tables of the pair (torch-harmonics:
+    the layers' buffers, O(lmax^3); ireesht: the module's, ``info["tables_bytes"]``)."""
+    import torch
+
+    cuda = dev.type == "cuda"
+    sync = torch.cuda.synchronize if cuda else (lambda: None)
+    nbytes = sum(b.numel() * b.element_size() for m in (sht, isht) for b in m.buffers())
+    out = {"tables_bytes": nbytes + (mod.info.get("tables_bytes", 0) if mod else 0)}
+    x = torch.randn(batch, channels, sht.nlat, sht.nlon, device=dev)
+    g = torch.randn_like(x)
+
+    def fwd():
+        with torch.no_grad():
+            isht(sht(x))
+
+    def fwd_bwd():
+        x.grad = None
+        torch.autograd.backward(isht(sht(x)), g)
+
+    for key, fn, grad in (("transforms_fwd", fwd, False), ("transforms_fwd_bwd", fwd_bwd, True)):
+        x.requires_grad_(grad)
+        sync()
+        if cuda:
+            torch.cuda.empty_cache()
+            free0 = torch.cuda.mem_get_info()[0]
+            torch.cuda.reset_peak_memory_stats()
+        used, times = 0, []
+        for i in range(reps + 2):
+            sync()
+            t0 = time.perf_counter()
+            fn()
+            sync()
+            times.append((time.perf_counter() - t0) * 1e3)
+            if cuda:
+                used = max(used, free0 - torch.cuda.mem_get_info()[0])
+        out[f"{key}_ms"] = float(np.median(times[2:]))
+        out[f"{key}_peak_torch_gb"] = torch.cuda.max_memory_allocated() / 1e9 if cuda else None
+        out[f"{key}_peak_device_gb"] = used / 1e9 if cuda else None
+    out["transforms_per_step_ms"] = blocks * out["transforms_fwd_bwd_ms"]
+    x.grad = None
+    return out
+
+
+def _accuracy_metric(name: str, x: np.ndarray, q: np.ndarray) -> float:
+    """``ACCURACY``'s metric of case ``name``: ``x`` (after the roundtrips) against ``q``."""
+    x, q = np.asarray(x, np.complex128), np.asarray(q, np.complex128)
+    if ACCURACY[name][1] == "worst":
+        return float(np.max(np.abs(x - q)) / np.sqrt(np.mean(np.abs(q) ** 2)))
+    return rel_l2(x, q)
+
+
+def prepare_accuracy(out: Path, targets: tuple[str, ...] | None, only: str | None) -> None:
+    """``prepare --cases accuracy``: each case's build directory (for ``targets`` instead of
+    the case's own where given), its fixed inputs (``accuracy_q.npy``: complex64, seeded) and
+    ducc0's float32 metric on them (``accuracy.json``), computed here once: ducc0 fed float32
+    (complex64 coefficients, float32 grids), one field per call, Gauss grid ("GL")."""
+    import ducc0
+
+    out.mkdir(parents=True, exist_ok=True)
+    cases = {n: c for n, c in ACCURACY_CASES.items() if not only or only in n}
+    for name, (kw, batch) in cases.items():
+        rng = np.random.default_rng([ACCURACY_SEED, zlib.crc32(name.encode())])
+        kw = dict(kw, **({"targets": targets} if targets else {}))
+        t0 = time.perf_counter()
+        ireesht.build(out=out / name, **kw)
+        lmax, nlat, nphi = kw["lmax"], kw["nlat"], kw["nphi"]
+        q = reference.random_coefficients(rng, lmax, lmax, (batch,)).astype(np.complex64)
+        np.save(out / name / "accuracy_q.npy", q)
+        rounds = ACCURACY[name][0]
+        x = q
+        for _ in range(rounds):
+            x = np.array([ducc0.sht.analysis_2d(
+                map=ducc0.sht.synthesis_2d(alm=v[None], spin=0, lmax=lmax, geometry="GL",
+                                           ntheta=nlat, nphi=nphi, nthreads=0),
+                spin=0, lmax=lmax, geometry="GL", nthreads=0)[0] for v in x])
+            assert x.dtype == np.complex64, x.dtype  # ducc0 stayed in float32
+        info = {"rounds": rounds, "metric": ACCURACY[name][1], "seed": ACCURACY_SEED,
+                "ducc0": _accuracy_metric(name, x, q), "ducc0_version": ducc0.__version__}
+        (out / name / "accuracy.json").write_text(json.dumps(info, indent=1))
+        print(f"built {name} ({time.perf_counter() - t0:.1f} s): ducc0 {info['ducc0']:.2e}",
+              flush=True)
+    (out / "cases.json").write_text(json.dumps({n: b for n, (_, b) in cases.items()}, indent=1))
+
+
+def accuracy(root: Path, out: Path | None) -> dict:
+    """Every runnable module of a ``prepare --cases accuracy`` directory (``ireesht.load``'s
+    runtime alone, no ducc0 needed) on the stored inputs: ireesht's metric, ducc0's (stored)
+    and their ratio (goal: <= 2) per case and target; writes ``out`` (JSON) as it goes and
+    prints the markdown table."""
+    from ireesht.runtime import artifacts
+    from ireesht.runtime.device import available_drivers
+    from ireesht.runtime.module import load_entry
+
+    cases = json.loads((root / "cases.json").read_text())
+    drivers = available_drivers()
+    result = {"meta": {"date": time.strftime("%Y-%m-%d"), "host": platform.node(),
+                       "ireesht": ireesht.__version__}, "results": {}}
+    for name in cases:
+        info = json.loads((root / name / "accuracy.json").read_text())
+        q = np.load(root / name / "accuracy_q.npy")
+        manifest = artifacts.read_manifest(root / name)
+        for entry in artifacts.runnable(manifest["artifacts"], drivers):
+            key = f"{name}/{entry['target']}:{entry['kernels']}"
+            try:
+                mod = load_entry(manifest, entry)
+                one = ACCURACY[name][2]
+                x = q
+                for _ in range(info["rounds"]):
+                    if one:  # the one-field plan, one field per call
+                        x = np.concatenate([mod.analys(mod.synth(v[None])) for v in x])
+                    else:
+                        x = mod.analys(mod.synth(x))
+                err = _accuracy_metric(name, x, q)
+                row = {"device": mod.info["device"], "metric": info["metric"],
+                       "rounds": info["rounds"], "fields": int(q.shape[0]),
+                       "one_field_per_call": one, "ireesht": err, "ducc0": info["ducc0"],
+                       "ratio": err / info["ducc0"]}
+                del mod
+            except Exception as e:  # report, keep the rest of the run
+                row = {"error": f"{type(e).__name__}: {e}"[:300]}
+            result["results"][key] = row
+            print(key, json.dumps(row), flush=True)
+            if out:
+                out.write_text(json.dumps(result, indent=1))
+    print("\n| case | target | metric | ireesht | ducc0 float32 | ratio (goal <= 2) |")
+    print("|---|---|---|---|---|---|")
+    for key, r in result["results"].items():
+        name, target = key.split("/")
+        if "error" in r:
+            print(f"| {name} | {target} | error: {r['error'][:100]} | | | |")
+        else:
+            print(f"| {name} | {target} | {r['metric']}, {r['rounds']} round(s) "
+                  f"| {r['ireesht']:.2e} | {r['ducc0']:.2e} | {r['ratio']:.2f} |")
     return result
 
 
@@ -552,6 +731,12 @@ def main() -> int:
     a = sub.add_parser("prepare")
     a.add_argument("out", type=Path)
     a.add_argument("--cases", default="readme", choices=tuple(SUITES))
+    a.add_argument("--targets", help="accuracy suite: build for these targets (comma-separated) "
+                                     "instead of the cases' own, e.g. cpu")
+    a.add_argument("--only", help="accuracy suite: only the cases whose name contains this")
+    ac = sub.add_parser("accuracy")
+    ac.add_argument("root", type=Path, help="a prepare --cases accuracy directory")
+    ac.add_argument("--json", type=Path)
     b = sub.add_parser("run")
     b.add_argument("root", type=Path)
     b.add_argument("--json", type=Path)
@@ -569,6 +754,9 @@ def main() -> int:
     r.add_argument("root", type=Path, help="a prepare --cases train directory")
     r.add_argument("--json", type=Path)
     r.add_argument("--steps", type=int, default=10)
+    r.add_argument("--batch", type=int, default=4)
+    r.add_argument("--channels", type=int, default=64)
+    r.add_argument("--blocks", type=int, default=4)
     pc = sub.add_parser("percall")
     pc.add_argument("root", type=Path)
     pc.add_argument("--json", type=Path)
@@ -577,12 +765,18 @@ def main() -> int:
     t = sub.add_parser("table")
     t.add_argument("result", type=Path)
     ns = ap.parse_args()
-    if ns.cmd == "prepare":
+    if ns.cmd == "prepare" and ns.cases == "accuracy":
+        prepare_accuracy(ns.out, tuple(ns.targets.split(",")) if ns.targets else None, ns.only)
+    elif ns.cmd == "prepare":
+        if ns.targets or ns.only:
+            ap.error("--targets and --only: only with --cases accuracy")
         prepare(ns.out, ns.cases)
+    elif ns.cmd == "accuracy":
+        accuracy(ns.root, ns.json)
     elif ns.cmd == "run":
         run(ns.root, ns.json, ns.calls, ns.peers, ns.only, ns.shtns)
     elif ns.cmd == "train":
-        train(ns.root, ns.json, ns.steps)
+        train(ns.root, ns.json, ns.steps, ns.batch, ns.channels, ns.blocks)
     elif ns.cmd == "percall":
         percall(ns.root, ns.json, ns.calls, tuple(ns.cases.split(",")))
     elif ns.cmd == "compare":
