@@ -120,7 +120,9 @@ def _compiled(lmax: int, nlat: int, nlon: int, grid: str, dtype: str, target: st
               csphase: bool):
     from ireesht.api import compile  # the compiler is needed here only
 
-    return compile(lmax, lmax, nlat, nlon, grid, target=target, dtype=dtype, csphase=csphase)
+    # a layer transforms batch x channels fields per call: on GPUs four share a recurrence
+    return compile(lmax, lmax, nlat, nlon, grid, target=target, dtype=dtype, csphase=csphase,
+                   fields_per_thread=1 if target == "cpu" else 4)
 
 
 def _module(lmax: int, nlat: int, nlon: int, grid: str, dtype: str, target: str,
