@@ -21,8 +21,8 @@ with ``D = diag(d)``) the same holds with ``c_m d_lm^2`` for ``c_m`` (``adjoint_
 
 Both are elementwise scalings around the existing kernels, so they run on every target and
 kernel family; they hold on every grid, exact quadrature or not (``A`` is the quadrature
-formula either way). Plans whose analysis takes the theta step (exact equiangular analysis,
-``numerics.resample``: ``A = A_quad T``, T one ``nlat x nlat`` matrix per parity of m along
+formula either way). Plans whose analysis takes the theta step (exact equiangular and Fejer
+analysis, ``numerics.resample``: ``A = A_quad T``, T one ``nlat x nlat`` matrix per parity of m along
 theta) add a matrix product along theta: ``A^T q = T^T W S(q / c)`` and ``S^T g = c A(Z (g /
 W))`` with ``A Z = A_quad`` (``resample.quadrature_inverse``); the parity of m is that of the
 field under ``phi -> phi + pi``, so the field's two halves in phi separate it (even nphi). ``tests/integration/test_adjoint.py`` checks ``<S a, g> = <a, S^T g>``
@@ -150,7 +150,7 @@ def _along_theta(f, mats: tuple, sign: np.ndarray, plan, like):
     and ``(a - b) / 2`` the odd ones (``e^{i m pi} = (-1)^m``), so the result's halves are
     ``x + y`` and ``x - y``, ``x = mats[0] (a + b) / 2``, ``y = mats[1] (a - b) / 2``."""
     if plan.nphi % 2:
-        raise ValueError(f"nphi={plan.nphi}: the adjoints of an exact equiangular analysis "
+        raise ValueError(f"nphi={plan.nphi}: the adjoints of an exact {plan.grid} analysis "
                          "(theta step) need an even nphi")
     h = plan.nphi // 2
     halves = f.reshape(*f.shape[:-1], 2, h)

@@ -46,8 +46,10 @@ def compile(
     lmax : band limit, >= 0
     mmax : highest order, <= lmax (default lmax)
     nlat, nphi : grid size (defaults: Gauss nlat = lmax+1, nphi = 2 (lmax+1); equiangular
-        2 lmax + 1 and 4 lmax)
-    grid : "gauss" (Gauss-Legendre) or "equiangular" (both poles, Clenshaw-Curtis weights)
+        2 lmax + 1 and 4 lmax; Fejer lmax + 1 and 2 (lmax + 1))
+    grid : "gauss" (Gauss-Legendre), "equiangular" (both poles, Clenshaw-Curtis weights) or
+        "fejer" (rings at pi (i + 1/2) / nlat, no poles, Fejer's first rule: ducc0's "F1");
+        analysis is exact up to lmax nlat - 1 (Gauss, Fejer) and nlat - 2 (equiangular)
     target : "auto" (CUDA if there is a CUDA GPU, else a Vulkan GPU, else Metal, else the
         CPU), "cuda", "vulkan", "metal" or "cpu"
     dtype : "float32" or "float64" (not on Metal, nor with the WGSL kernels)

@@ -1,5 +1,5 @@
 """Least-squares analysis for plans whose analysis is approximate (an equiangular grid with
-``lmax > nlat - 2``): conjugate gradients on the normal equations (CGLS) with the module's
+``lmax > nlat - 2``, a Fejer grid with ``lmax > nlat - 1``): conjugate gradients on the normal equations (CGLS) with the module's
 own synthesis and analysis, nothing else.
 
 With ``W_i = w_i 2 pi / nphi`` (the analysis's ring weights) and ``c_m`` (1 for m = 0, 2 for

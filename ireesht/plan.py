@@ -43,7 +43,8 @@ class Request:
     Attributes
     ----------
     lmax, mmax : band limit, 0 <= mmax <= lmax
-    grid : "gauss" or "equiangular"
+    grid : one of ``numerics.grid.GRID_KINDS``: "gauss", "equiangular" (both poles) or
+        "fejer" (no poles)
     nlat, nphi : spatial grid (nlat x nphi), nphi >= 2 mmax (``nphi == 2 mmax``: the Nyquist
         order, ``nyquist``)
     dtype : "float32" or "float64"
@@ -170,7 +171,8 @@ class Request:
     @property
     def exact_lmax(self) -> int:
         """The largest band limit the analysis integrates exactly: the quadrature's, raised by
-        the theta step on equiangular grids for scalar plans (``numerics.resample.exact_lmax``);
+        the theta step on equiangular and Fejer grids for scalar plans
+        (``numerics.resample.exact_lmax``);
         vector plans the quadrature's (the integrand u . grad Y*_lm is a polynomial of the
         scalar one's degree, docs/design.md; the theta step does not apply to u / sin theta)."""
         if self.transform == "vector":
@@ -178,9 +180,16 @@ class Request:
         return resample.exact_lmax(self.grid, self.nlat)
 
     @property
+    def exact_nlat(self) -> int:
+        """The fewest rings of the plan's grid kind whose analysis is exact for band_lmax
+        (``numerics.resample.exact_nlat``; vector plans: the quadrature's)."""
+        return resample.exact_nlat(self.grid, self.band_lmax, step=self.transform == "scalar")
+
+    @property
     def theta_step(self) -> bool:
-        """Whether the analysis takes the theta step of exact equiangular analysis between
-        its Fourier and Legendre stages (``numerics.resample``; table ``theta``; scalar plans)."""
+        """Whether the analysis takes the theta step of exact equiangular or Fejer analysis
+        between its Fourier and Legendre stages (``numerics.resample``; table ``theta``;
+        scalar plans)."""
         return (self.transform == "scalar"
                 and resample.needs_theta_step(self.make_grid(), self.lmax))
 

@@ -4,7 +4,8 @@ coordinates, ``synth(coeffs)`` -> the field on its latitude/longitude grid again
 Latitude and longitude dimensions are found by their CF attributes (``standard_name``
 latitude/longitude, ``units`` degrees_north/degrees_east) or their names (lat, latitude, y;
 lon, longitude, x), or named with ``lat=`` / ``lon=``. Their coordinates (degrees) decide the
-grid: Gauss-Legendre or equiangular with both poles, north or south first, longitudes equally
+grid: Gauss-Legendre, equiangular with both poles or Fejer (equally spaced cell centres, no
+poles: ``90 - 180 (i + 1/2) / nlat``), north or south first, longitudes equally
 spaced over the circle from any first longitude lon0 and either direction. ireesht's rows are
 north first and its longitudes start at 0: south-first rows are reversed, and the
 longitudes rolled by whole steps, k = round(lon0 / step); a rest r = lon0 - k step is a rotation
@@ -35,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 import xarray as xr
 
-from ireesht.numerics.grid import make_grid
+from ireesht.numerics.grid import GRID_KINDS, make_grid, min_nlat
 from ireesht.numerics.layout import lm_indices
 
 LAT_NAMES = ("lat", "latitude", "y")
@@ -112,9 +113,10 @@ def analys(data, lmax: int | None = None, *, mmax: int | None = None,
     data : xarray.DataArray or Dataset, real, numpy- or Dask-backed (latitude and longitude
         each one chunk)
     lmax, mmax : band limit and highest order; default the grid's exact limit
-        (Gauss nlat - 1, equiangular (nlat - 1) // 2), mmax <= (nphi - 1) // 2
-    grid : "gauss" or "equiangular" (both poles); default detected from the latitudes, and
-        checked when given
+        (``Grid.exact_lmax``: Gauss nlat - 1, equiangular and Fejer (nlat - 1) // 2; pass
+        lmax up to nlat - 2 or nlat - 1 for their exact theta step), mmax <= (nphi - 1) // 2
+    grid : "gauss", "equiangular" (both poles) or "fejer" (cell centres, no poles); default
+        detected from the latitudes, and checked when given
     lat, lon : the dimension names, where they cannot be recognised
     coeff_dim : the name of the coefficients' dimension
     module : an ``ireesht.Module`` to use (its grid must be the data's); or ``artifacts``:
@@ -274,11 +276,10 @@ def _lat_grid(dim: str, lat: np.ndarray, grid: str | None) -> tuple[str, bool]:
     n = lat.size
     north_first = n < 2 or lat[0] > lat[-1]
     ordered = lat if north_first else lat[::-1]
-    candidates = {g: make_grid(g, n, 1).lat_deg for g in ("gauss", "equiangular")
-                  if n >= (2 if g == "equiangular" else 1)}
+    candidates = {g: make_grid(g, n, 1).lat_deg for g in GRID_KINDS if n >= min_nlat(g)}
     if grid is not None and grid not in candidates:
-        raise ValueError(f"grid={grid!r}: expected 'gauss' or 'equiangular' (with both "
-                         f"poles, at least 2 latitudes)")
+        raise ValueError(f"grid={grid!r}: expected one of {tuple(candidates)} for {n} "
+                         f"latitudes (equiangular has both poles, at least 2 latitudes)")
     for g in [grid] if grid else candidates:
         if np.max(np.abs(ordered - candidates[g])) <= COORD_TOL:
             return g, bool(north_first)
@@ -286,14 +287,13 @@ def _lat_grid(dim: str, lat: np.ndarray, grid: str | None) -> tuple[str, bool]:
     what = (f"equally spaced by {-steps[0]:g} degrees from {ordered[0]:g} to {ordered[-1]:g}"
             if n > 2 and np.ptp(steps) <= COORD_TOL else
             f"from {ordered[0]:g} to {ordered[-1]:g}")
-    hint = (" (cell centres without the poles: ireesht's equiangular grid has both poles, "
-            f"{n + 1} latitudes from 90 to -90)" if n > 2 and np.ptp(steps) <= COORD_TOL
-            and abs(ordered[0] - 90 + 90 / n) <= COORD_TOL else "")
-    expected = ("a Gauss-Legendre grid (the Gauss nodes in latitude) or an equiangular grid "
-                f"with both poles (90 to -90 in steps of {180 / max(n - 1, 1):g})"
+    expected = ("a Gauss-Legendre grid (the Gauss nodes in latitude), an equiangular grid "
+                f"with both poles (90 to -90 in steps of {180 / max(n - 1, 1):g}) or a Fejer "
+                f"grid of cell centres ({90 - 90 / n:g} to {-90 + 90 / n:g} in steps of "
+                f"{180 / n:g})"
                 if grid is None else f"the {grid} grid of {n} latitudes "
                 f"({candidates[grid][0]:g} .. {candidates[grid][-1]:g})")
-    raise ValueError(f"latitude {dim!r}: {n} values {what}{hint}; expected {expected}, "
+    raise ValueError(f"latitude {dim!r}: {n} values {what}; expected {expected}, "
                      f"within {COORD_TOL} degrees")
 
 

@@ -1,5 +1,6 @@
-"""Exact analysis on equiangular grids: the theta step that makes it exact up to
-``lmax = nlat - 2``, where Clenshaw-Curtis quadrature is exact only up to ``(nlat - 1) // 2``.
+"""Exact analysis on equiangular and Fejer grids: the theta step that makes it exact up to
+``lmax = nlat - 2`` (equiangular) and ``nlat - 1`` (Fejer), where their quadratures are exact
+only up to ``(nlat - 1) // 2``.
 
 Why quadrature fails, and what replaces it
 ------------------------------------------
@@ -28,10 +29,28 @@ For band-limited fields the result is exact; for any field at ``lmax = nlat - 2`
 ducc0's ``analysis_2d(geometry="CC")`` (which resamples with FFTs to reach the same
 integral), both to rounding.
 
+Fejer grids (offset rings)
+--------------------------
+With ``N = nlat`` rings ``theta_i = pi (i + 1/2) / N`` (no poles) the extended row is sampled
+at ``2 N`` half-offset points ``theta_i``, ``i < 2 N``. There ``cos(N theta_i) = 0`` and
+``sin(N theta_i) = (-1)^i``, so the interpolant lives in ``cos k theta``, ``k = 0..N-1``
+(even m) or ``sin k theta``, ``k = 1..N`` (odd m): the DCT-II / DST-II pair,
+
+    a_k = 2/N sum_i F_i cos(k theta_i),   F~ = a_0 / 2 + sum_{k=1}^{N-1} a_k cos(k theta),
+    b_k = 2/N sum_i F_i sin(k theta_i),   F~ = sum_{k=1}^{N-1} b_k sin(k theta) + b_N / 2 sin(N theta)
+
+(``sum_i cos^2(k theta_i) = N / 2`` for ``0 < k < N``, ``sum_i sin^2(N theta_i) = N``). Rows of
+degree ``<= N - 1`` are reproduced, so the step is exact up to ``lmax = nlat - 1``; the
+moments and the projection onto ``cos j theta`` / ``sin j theta``, ``j <= lmax``, are as above,
+and the midpoint rule ``v_i = pi / N`` (exact for trigonometric degree ``< 2 N``, products of
+degree ``<= 2 lmax <= 2 N - 2``) replaces the trapezoid rule. At ``lmax = nlat - 1`` the result
+equals ducc0's ``analysis_2d(geometry="F1")`` for any field, to rounding.
+
 Where quadrature is already exact (``lmax <= (nlat - 1) // 2``) the plain quadrature stays
-(no theta step). Past ``nlat - 2`` the sine rows lose a degree (``sin N theta`` vanishes on
-every ring): analysis is approximate there, as ``ireesht.ApproximationWarning`` says, and
-``ireesht.analys_lsq`` solves the least-squares problem instead.
+(no theta step). Past ``Grid.step_lmax`` (equiangular: the sine rows lose a degree, ``sin N
+theta`` vanishes on every ring; Fejer: the cosine rows, ``cos N theta``) analysis is
+approximate, as ``ireesht.ApproximationWarning`` says, and ``ireesht.analys_lsq`` solves the
+least-squares problem instead.
 """
 
 from __future__ import annotations
@@ -40,21 +59,34 @@ import functools
 
 import numpy as np
 
-from .grid import Grid
+from .grid import Grid, make_grid, min_nlat
 
-__all__ = ["exact_lmax", "needs_theta_step", "operator", "theta_blocks", "theta_table"]
+__all__ = ["exact_lmax", "exact_nlat", "needs_theta_step", "operator", "theta_blocks",
+           "theta_table"]
 
 
 def exact_lmax(kind: str, nlat: int) -> int:
-    """Largest lmax for which ireesht's analysis on this grid is exact (Gauss: ``nlat - 1``,
-    quadrature; equiangular: ``nlat - 2``, with the theta step past ``(nlat - 1) // 2``)."""
-    return nlat - 1 if kind == "gauss" else max(nlat - 2, (nlat - 1) // 2)
+    """Largest lmax for which ireesht's analysis on this grid is exact: the quadrature's
+    (``Grid.exact_lmax``), or the theta step's past it (``Grid.step_lmax``): Gauss ``nlat -
+    1``; equiangular ``nlat - 2``; Fejer ``nlat - 1`` (``(nlat - 1) // 2`` for tiny grids
+    where it is more)."""
+    g = make_grid(kind, nlat, 1)
+    return max(g.exact_lmax, -1 if g.step_lmax is None else g.step_lmax)
+
+
+def exact_nlat(kind: str, lmax: int, step: bool = True) -> int:
+    """The fewest rings whose analysis is exact for ``lmax``: ``exact_lmax``, or with ``step``
+    False the quadrature's alone (``Grid.exact_lmax``)."""
+    nlat = max(lmax + 1, min_nlat(kind))  # an order needs as many rings as coefficients
+    while (exact_lmax(kind, nlat) if step else make_grid(kind, nlat, 1).exact_lmax) < lmax:
+        nlat += 1
+    return nlat
 
 
 def needs_theta_step(grid: Grid, lmax: int) -> bool:
-    """Whether the analysis of ``lmax`` on ``grid`` takes the theta step: equiangular, past
-    the quadrature's exact limit and within ``nlat - 2``."""
-    return grid.kind == "equiangular" and grid.exact_lmax < lmax <= grid.nlat - 2
+    """Whether the analysis of ``lmax`` on ``grid`` takes the theta step: a grid that has one
+    (equiangular, Fejer), past the quadrature's exact limit and within ``grid.step_lmax``."""
+    return grid.step_lmax is not None and grid.exact_lmax < lmax <= grid.step_lmax
 
 
 def _sin_moments(n: np.ndarray) -> np.ndarray:
@@ -65,46 +97,59 @@ def _sin_moments(n: np.ndarray) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=8)
-def operator(nlat: int, lmax: int, parity: int) -> np.ndarray:
+def operator(kind: str, nlat: int, lmax: int, parity: int) -> np.ndarray:
     """``K_p``: ``(nlat, nlat) float64``, ring values F of one order of parity p -> G with
     ``sum_i v_i G_i P(theta_i) = int_0^pi F~ P sin theta dtheta`` for every ``P`` of degree
-    ``<= lmax`` and parity p (module doc). Needs ``lmax <= nlat - 2``.
+    ``<= lmax`` and parity p (module doc; ``v = step_weights``) on the grid ``kind``
+    ("equiangular" or "fejer"). Needs ``lmax <= Grid.step_lmax`` (``nlat - 2``, ``nlat - 1``).
 
     Built from explicit matrices, O(nlat^3) flops on the host (0.2 s at nlat 721)."""
-    big_n = nlat - 1
-    if not 0 <= lmax <= big_n - 1:
-        raise ValueError(f"lmax={lmax}: the theta step needs 0 <= lmax <= nlat - 2 = "
-                         f"{big_n - 1}")
-    theta = np.pi * np.arange(nlat) / big_n
-    k = np.arange(nlat)
+    g = make_grid(kind, nlat, 1)
+    if g.step_lmax is None or not 0 <= lmax <= g.step_lmax:
+        raise ValueError(f"lmax={lmax}: the theta step needs a grid with one (equiangular, "
+                         f"fejer) and 0 <= lmax <= {g.step_lmax} on {kind} with nlat={nlat}")
+    theta = g.theta
     j = np.arange(lmax + 1)
+    if kind == "equiangular":
+        big_n = nlat - 1
+        k = np.arange(nlat)
+        if parity == 0:
+            # F~ = sum_k'' a_k cos(k theta), a_k = (2/N) sum_i'' F_i cos(k theta_i) (DCT-I;
+            # '' halves the first and last terms)
+            half = np.ones(nlat)
+            half[0] = half[-1] = 0.5
+            coeffs = (2.0 / big_n) * half[:, None] * np.cos(np.outer(k, theta)) * half[None, :]
+        else:
+            # F~ = sum_{k=1}^{N-1} b_k sin(k theta), b_k = (2/N) sum_i F_i sin(k theta_i) (DST-I)
+            coeffs = np.zeros((nlat, nlat))
+            coeffs[1:big_n] = (2.0 / big_n) * np.sin(np.outer(k[1:big_n], theta))
+    else:  # fejer, module doc: DCT-II (k = 0..N-1) / DST-II (k = 1..N), a_0 and b_N halved
+        k = np.arange(nlat + parity)
+        trig = np.cos if parity == 0 else np.sin
+        coeffs = (2.0 / nlat) * trig(np.outer(k, theta))
+        coeffs[0 if parity == 0 else nlat] *= 0.5
     if parity == 0:
-        # F~ = sum_k'' a_k cos(k theta), a_k = (2/N) sum_i'' F_i cos(k theta_i) (DCT-I;
-        # '' halves the first and last terms)
-        half = np.ones(nlat)
-        half[0] = half[-1] = 0.5
-        coeffs = (2.0 / big_n) * half[:, None] * np.cos(np.outer(k, theta)) * half[None, :]
         # int cos(j t) cos(k t) sin t dt over [0, pi]
         moments = 0.5 * (_sin_moments(j[:, None] + k) + _sin_moments(j[:, None] - k))
         norms = np.full(lmax + 1, np.pi / 2)
         norms[0] = np.pi                          # int_0^pi cos^2(j t) dt
-        basis = np.cos(np.outer(theta, j))
     else:
-        # F~ = sum_{k=1}^{N-1} b_k sin(k theta), b_k = (2/N) sum_i F_i sin(k theta_i) (DST-I)
-        coeffs = np.zeros((nlat, nlat))
-        coeffs[1:big_n] = (2.0 / big_n) * np.sin(np.outer(k[1:big_n], theta))
         moments = 0.5 * (_sin_moments(j[:, None] - k) - _sin_moments(j[:, None] + k))
         moments[0] = 0.0
         norms = np.full(lmax + 1, np.pi / 2)
-        basis = np.sin(np.outer(theta, j))
-        basis[-1] = 0.0                           # sin(j pi): np.sin leaves ~j 1e-16
-    # G = sum_j g_j basis_j with g_j int basis_j^2 = int F~ basis_j sin t: the trapezoid rule
-    # v sums G P exactly (degree <= 2 lmax < 2 N) to sum_j g_j (P, basis_j) = int F~ P sin t
+    basis = band_basis(g, lmax, parity, full=True)
+    # G = sum_j g_j basis_j with g_j int basis_j^2 = int F~ basis_j sin t: the rule v sums
+    # G P exactly (degree <= 2 lmax < 2 N) to sum_j g_j (P, basis_j) = int F~ P sin t
     return basis @ ((moments @ coeffs) / norms[:, None])
 
 
-def trapezoid_weights(nlat: int) -> np.ndarray:
-    """``v_i = pi / N``, half at the poles: ``(nlat,) float64``."""
+def step_weights(grid: Grid) -> np.ndarray:
+    """The rule ``v`` in theta that integrates products of rows of degree ``<= lmax``
+    exactly: trapezoid ``pi / N``, half at the poles (equiangular, ``N = nlat - 1``), midpoint
+    ``pi / nlat`` (Fejer): ``(nlat,) float64``."""
+    nlat = grid.nlat
+    if grid.kind == "fejer":
+        return np.full(nlat, np.pi / nlat)
     v = np.full(nlat, np.pi / (nlat - 1))
     v[0] = v[-1] = 0.5 * v[0]
     return v
@@ -114,8 +159,8 @@ def theta_table(grid: Grid, lmax: int) -> np.ndarray:
     """The theta step's matrices ``T_p``: ``(2, nlat, nlat) float64``, ``[p] = diag(v / w) K_p``,
     so that the Legendre analysis with the grid's weights ``w`` (``wtab``) applies ``v``. The
     device table holds them folded (``theta_blocks``); the adjoints use them whole."""
-    scale = trapezoid_weights(grid.nlat) / grid.weights
-    return np.stack([scale[:, None] * operator(grid.nlat, lmax, p) for p in (0, 1)])
+    scale = step_weights(grid) / grid.weights
+    return np.stack([scale[:, None] * operator(grid.kind, grid.nlat, lmax, p) for p in (0, 1)])
 
 
 def theta_blocks(grid: Grid, lmax: int) -> np.ndarray:
@@ -145,12 +190,17 @@ def theta_blocks(grid: Grid, lmax: int) -> np.ndarray:
     return out
 
 
-def band_basis(nlat: int, lmax: int, parity: int) -> np.ndarray:
+def band_basis(grid: Grid, lmax: int, parity: int, full: bool = False) -> np.ndarray:
     """``cos(j theta_i)`` (parity 0, j = 0..lmax) or ``sin(j theta_i)`` (parity 1, j =
-    1..lmax) on the rings: ``(nlat, lmax + 1 - parity) float64``, the rows of degree <= lmax."""
-    theta = np.pi * np.arange(nlat) / (nlat - 1)
-    j = np.arange(parity, lmax + 1)
-    return np.cos(np.outer(theta, j)) if parity == 0 else np.sin(np.outer(theta, j))
+    1..lmax; ``full``: from j = 0, a zero column) on the grid's rings: ``(nlat, lmax + 1 -
+    parity) float64``, the rows of degree <= lmax. Pole rings (equiangular) get ``sin(j pi)
+    = 0`` exactly (``np.sin`` leaves ~j 1e-16)."""
+    j = np.arange(0 if full else parity, lmax + 1)
+    if parity == 0:
+        return np.cos(np.outer(grid.theta, j))
+    basis = np.sin(np.outer(grid.theta, j))
+    basis[grid.sint == 0] = 0.0
+    return basis
 
 
 def quadrature_inverse(grid: Grid, lmax: int) -> np.ndarray:
@@ -164,7 +214,7 @@ def quadrature_inverse(grid: Grid, lmax: int) -> np.ndarray:
     w = grid.weights
     out = []
     for p in (0, 1):
-        x = band_basis(grid.nlat, lmax, p)
+        x = band_basis(grid, lmax, p)
         xtw = x.T * w[None, :]
         out.append(x @ np.linalg.solve(xtw @ table[p] @ x, xtw))
     return np.stack(out)

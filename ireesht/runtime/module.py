@@ -89,7 +89,7 @@ class Module:
             "recurrence": plan.recurrence,
             "exact_quadrature": plan.exact,
             "exact_lmax": plan.exact_lmax,
-            "theta_step": plan.theta_step,  # exact equiangular analysis past the quadrature's
+            "theta_step": plan.theta_step,  # exact equiangular / Fejer analysis past quadrature
             "tables_s": time.perf_counter() - t0,  # computed on the host and uploaded
             # device memory the resident tables take, O(lmax^2)
             "tables_bytes": sum(v.nbytes for v in tables.values()),
@@ -103,7 +103,7 @@ class Module:
             self.info["note"] = (
                 f"{plan.grid} grid with nlat={plan.nlat} is analysed exactly only up to "
                 f"lmax={plan.exact_lmax}: analysis of lmax={plan.band_lmax} is approximate"
-                + (f" (ireesht.analys_lsq: least squares; or nlat >= {plan.lmax + 2})"
+                + (f" (ireesht.analys_lsq: least squares; or nlat >= {plan.exact_nlat})"
                    if plan.transform == "scalar" else ""))
             warnings.warn(self.info["note"], ApproximationWarning, stacklevel=_caller_level())
 

@@ -12,7 +12,7 @@ from ireesht.adjoint import order_factors, ring_weights
 from ireesht.numerics import reference, resample
 from ireesht.numerics.reference import random_coefficients, rel_l2
 
-# (lmax, mmax, nlat, nphi, grid): mmax < lmax on both grids, a Gauss grid with more rings and an
+# (lmax, mmax, nlat, nphi, grid): mmax < lmax on the Gauss and equiangular grids, a Gauss grid with more rings and an
 # odd nphi (direct DFT), an equiangular grid past its quadrature's band limit (analysis with
 # the theta step, A = A_quad T) and one past nlat - 2 (approximate: A is the quadrature
 # formula, so the adjoints hold there too)
@@ -20,7 +20,10 @@ SHAPES = [(12, 7, None, None, "gauss"), (9, 9, 13, 21, "gauss"),
           (10, 6, None, None, "equiangular"), (12, 12, 17, 32, "equiangular"),
           (12, 12, 13, 32, "equiangular"),
           # the Nyquist order (nphi = 2 mmax, c_N = 4): Gauss, and with the theta step
-          (12, 9, 13, 18, "gauss"), (12, 12, 17, 24, "equiangular")]
+          (12, 9, 13, 18, "gauss"), (12, 12, 17, 24, "equiangular"),
+          # Fejer (no poles): the theta step at lmax = nlat - 1, even nlat and odd nlat with
+          # the Nyquist order, and one past nlat - 1 (approximate)
+          (11, 9, 12, 24, "fejer"), (12, 12, 13, 24, "fejer"), (13, 13, 12, 28, "fejer")]
 # float64: the kernels are good to ~1e-14 (tests/checks.py); float32: one stage's error, 2e-6
 # (tests/checks.py BOUNDS), with room for the scaling's rounding
 TOL = {"float64": 1e-12, "float32": 1e-5}

@@ -96,6 +96,20 @@ def test_equiangular_grid_detected_and_compiled_once(equi, rng):
     assert len([k for k in ixr._Transform._made if k[2:5] == (ENLAT, ENPHI, "equiangular")]) == 1
 
 
+def test_fejer_grid_detected_south_first(rng):
+    """Cell centres without the poles are the Fejer grid; lmax = nlat - 1 (the theta step)."""
+    mod = ireesht.compile(11, nlat=12, nphi=24, grid="fejer", target="cpu", dtype="float64")
+    q, da = _field(rng, mod, 0.0, True, batch=(2, 1))
+    np.testing.assert_allclose(da["lat"][::-1], 90 - 15 * (np.arange(12) + 0.5), atol=1e-12)
+    geo = ixr.geometry(da)
+    assert geo.grid == "fejer" and not geo.north_first
+    out = ixr.analys(da, lmax=11, module=mod)
+    assert rel_l2(out.values, q) < TOL64
+    back = ixr.synth(out, module=mod)
+    np.testing.assert_allclose(back["lat"], da["lat"], rtol=0, atol=1e-12)
+    assert rel_l2(back.transpose(*da.dims).values, da.values) < TOL64
+
+
 def test_dataset_transforms_each_field_and_keeps_the_rest(gauss, rng):
     q, da = _field(rng, gauss, 0.0, False)
     ds = xr.Dataset({"t2m": da, "station": ("time", np.arange(3.0))}, attrs={"source": "x"})
@@ -134,10 +148,12 @@ def test_dask_split_latitudes_are_refused(gauss, rng):
 
 def test_grid_errors_name_what_was_found(gauss, rng):
     _, da = _field(rng, gauss, 0.0, False)
-    centres = da.assign_coords(lat=np.linspace(90 - 7.5, -90 + 7.5, NLAT))
+    # one pole only: neither the equiangular grid (both) nor Fejer's (cell centres, none)
+    one_pole = da.assign_coords(lat=np.linspace(90, -90 + 15, NLAT))
     with pytest.raises(ValueError, match=r"latitude 'lat': 12 values equally spaced by 15 "
-                       r"degrees from 82.5 to -82.5 \(cell centres without the poles"):
-        ixr.analys(centres, module=gauss)
+                       r"degrees from 90 to -75; expected .* or a Fejer grid of cell centres "
+                       r"\(82.5 to -82.5 in steps of 15\)"):
+        ixr.analys(one_pole, module=gauss)
     with pytest.raises(ValueError, match=r"latitude 'lat': .*expected the equiangular grid of "
                        r"12 latitudes \(90 \.\. -90\)"):
         ixr.analys(da, grid="equiangular", target="cpu")

@@ -38,11 +38,11 @@ CASES = [(31, 31, 33, 64), (32, 30, 34, 66), (18, 17, 20, 37), (24, 24, 33, 50)]
 def test_operator_integrates_band_limited_rows_exactly(lmax, mmax, nlat, nphi, rng):
     """The host operator alone: sum_i v_i (K_p F)_i P_lm(theta_i) is the exact integral."""
     g = make_grid("equiangular", nlat, nphi)
-    v = resample.trapezoid_weights(nlat)
+    v = resample.step_weights(g)
     for m in (0, 1, 2, 5):
         p = reference.legendre_values(lmax, m, g.cost, g.sint)      # (lmax + 1 - m, nlat)
         q = rng.standard_normal(lmax + 1 - m)
-        got = p @ (v * (resample.operator(nlat, lmax, m % 2) @ (q @ p)))
+        got = p @ (v * (resample.operator("equiangular", nlat, lmax, m % 2) @ (q @ p)))
         # the P_lm are orthonormal with 2 pi int P^2 dx = 1
         assert np.abs(got * 2 * np.pi - q).max() < 1e-13
 
@@ -65,7 +65,7 @@ def test_folded_blocks_apply_the_operator(lmax, nlat, rng):
 
 def test_beyond_nlat_minus_2_the_operator_is_refused():
     with pytest.raises(ValueError, match="lmax=32: the theta step needs"):
-        resample.operator(33, 32, 0)
+        resample.operator("equiangular", 33, 32, 0)
 
 
 @pytest.fixture(scope="module", params=[("cpu", "c", "float64"), ("cpu", "c", "float32")],

@@ -15,7 +15,9 @@ from ireesht.numerics.grid import (
     gauss_legendre,
     gauss_legendre_rule,
     make_grid,
+    min_nlat,
 )
+from ireesht.numerics import resample
 
 
 def _monomial_errors(x, w, degrees):
@@ -173,17 +175,21 @@ def test_exact_lmax():
 @pytest.mark.parametrize("kind", GRID_KINDS)
 @pytest.mark.parametrize("lmax,mmax", [(0, 0), (1, 0), (31, 31), (360, 200)])
 def test_default_sizes_are_exact_and_alias_free(kind, lmax, mmax):
+    """Exact analysis: by quadrature (Gauss, equiangular) or with the theta step (Fejer,
+    ``resample.exact_lmax``; its docstring says why); the fewest rings that are."""
     nlat, nphi = default_sizes(lmax, mmax, kind)
-    g = make_grid(kind, nlat, nphi)
-    assert g.exact_lmax >= lmax and nphi > 2 * mmax
+    exact = resample.exact_lmax if kind == "fejer" else (
+        lambda k, n: make_grid(k, n, nphi).exact_lmax)
+    assert exact(kind, nlat) >= lmax and nphi > 2 * mmax
     # and the fewest rings that are exact
-    if nlat > (1 if kind == "gauss" else 2):
-        assert make_grid(kind, nlat - 1, nphi).exact_lmax < lmax
+    if nlat > min_nlat(kind):
+        assert exact(kind, nlat - 1) < lmax
 
 
 def test_default_sizes_values():
     assert default_sizes(1023, 1023, "gauss") == (1024, 2048)
     assert default_sizes(360, 360, "equiangular") == (721, 1440)
+    assert default_sizes(719, 719, "fejer") == (720, 1440)
 
 
 def test_make_grid_is_cached_and_read_only():
