@@ -193,6 +193,21 @@ class Request:
         return (self.transform == "scalar"
                 and resample.needs_theta_step(self.make_grid(), self.lmax))
 
+    @property
+    def theta_rank(self) -> int:
+        """The rank of the low-rank theta step (``numerics.resample.theta_rank``: float32
+        plans where it is cheaper; tables ``theta_u``, ``theta_v``, ``theta_d``), else 0 (the
+        dense step, table ``theta``, or none)."""
+        return (resample.theta_rank(self.make_grid(), self.lmax, self.dtype)
+                if self.theta_step else 0)
+
+    @property
+    def theta_tables(self) -> tuple[str, ...]:
+        """The theta step's tables (``codegen.theta``), in order; () without the step."""
+        if not self.theta_step:
+            return ()
+        return ("theta_u", "theta_v", "theta_d") if self.theta_rank else ("theta",)
+
 
 @dataclasses.dataclass(frozen=True)
 class Plan(Request):
@@ -343,7 +358,7 @@ class Plan(Request):
     def analys_tables(self) -> tuple[str, ...]:
         """The table arguments of the exported analysis functions, in order."""
         return (self.variant("leg_analys").tables + self.variant("fft_analys").tables
-                + self._scale_tables + (("theta",) if self.theta_step else ())
+                + self._scale_tables + self.theta_tables
                 + (("nyq_analys",) if self.nyquist else ()))
 
     @property

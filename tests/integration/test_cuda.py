@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import ireesht
-from ireesht.adjoint import order_factors
+from ireesht.adjoint import order_factors, transpose_analys
 from ireesht.numerics import reference
 from ireesht.numerics.reference import random_coefficients, rel_l2
 
@@ -126,8 +126,10 @@ def test_torch_gradients_on_the_gpu(mod, rng):
     grid = p.make_grid()
     w = grid.weights[:, None] * 2 * np.pi / p.nphi
     c = order_factors(p.lmax, p.mmax)
-    st = reference.analys(g / w, p.lmax, p.mmax, grid, exact=False) * c
-    expected = w * reference.synth(st / c, p.lmax, p.mmax, grid)
+    st = reference.analys(g / w, p.lmax, p.mmax, grid, exact=False) * c  # S^T g
+    # A^T = T^T W S (q / c) with the theta step's T where the plan takes it (the l47 plan)
+    expected = transpose_analys(st, p, lambda q: reference.synth(q, p.lmax, p.mmax, grid),
+                                lambda a, x: np.asarray(a, np.float64))
     assert rel_l2(f.grad.cpu().numpy(), np.asarray(expected)) < 10 * TOL[p.dtype]
 
 

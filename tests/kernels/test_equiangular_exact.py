@@ -47,20 +47,26 @@ def test_operator_integrates_band_limited_rows_exactly(lmax, mmax, nlat, nphi, r
         assert np.abs(got * 2 * np.pi - q).max() < 1e-13
 
 
-@pytest.mark.parametrize("lmax,nlat", [(31, 33), (32, 34), (15, 21)])
-def test_folded_blocks_apply_the_operator(lmax, nlat, rng):
-    """The device table (``theta_blocks``: sums and differences of mirrored rings, two
-    half-size blocks per parity) gives the full matrices' G, as codegen/theta.py applies it."""
-    g = make_grid("equiangular", nlat, 2 * nlat)
-    full, blocks = resample.theta_table(g, lmax), resample.theta_blocks(g, lmax)
-    nh, h = (nlat + 1) // 2, nlat // 2
+@pytest.mark.parametrize("kind,lmax,nlat", [("equiangular", 255, 257), ("equiangular", 719, 721),
+                                             ("fejer", 255, 256), ("equiangular", 200, 257)])
+def test_lowrank_tables_apply_the_operator(kind, lmax, nlat, rng):
+    """The low-rank step's tables (``theta_d + U_p V_p``, as codegen/theta.py applies them)
+    give the dense matrices' G to ``LOWRANK_TOL`` of F (float32 plans take them where
+    ``theta_rank`` is nonzero: 24-28 at these grids' limits; below the limit the rank grows
+    by ``nlat - 2 - lmax`` and the dense step stays)."""
+    g = make_grid(kind, nlat, 2 * nlat)
+    full, t = resample.theta_table(g, lmax), resample.theta_lowrank(g, lmax)
+    r = t["theta_v"].shape[0] // 2
+    expect_rank = lmax >= nlat - 2
+    assert (resample.theta_rank(g, lmax, "float32") > 0) == expect_rank
+    assert resample.theta_rank(g, lmax, "float64") == 0
+    w = g.weights / resample.step_weights(g)  # G's scale in the Legendre analysis (v / w)
     for p in (0, 1):
         f = rng.standard_normal((nlat, 3))
-        ys = blocks[2 * p] @ (f[:nh] + f[::-1][:nh])
-        ya = blocks[2 * p + 1] @ (f[:nh] - f[::-1][:nh])
-        got = np.concatenate([ys + ya, (ys - ya)[:h][::-1]])
-        # the blocks average T and its mirror image, equal to rounding (~1e-15 here)
-        assert np.abs(got - full[p] @ f).max() < 1e-13 * np.abs(f).max()
+        got = t["theta_d"][:, None] * f + t["theta_u"][:, p * r:(p + 1) * r] @ (
+            t["theta_v"][p * r:(p + 1) * r] @ f)
+        err = np.abs(w[:, None] * (got - full[p] @ f)).max() / np.abs(f).max()
+        assert err < 10 * resample.LOWRANK_TOL * np.sqrt(nlat), err
 
 
 def test_beyond_nlat_minus_2_the_operator_is_refused():
@@ -127,7 +133,9 @@ def test_gpu_modules_with_the_theta_step_compile(target, dtype, norm):
     lmax = 255 if dtype == "float32" and target == "cuda" else 31  # lanes64 segments there
     plan = Plan.create(lmax, lmax, lmax + 2, 2 * lmax + 2, "equiangular", target, dtype,
                        norm=norm)
-    assert plan.theta_step and "theta" in plan.analys_tables
+    assert plan.theta_step and plan.theta_tables[0] in plan.analys_tables
+    # float32 at lmax 255: the low-rank step (tables theta_u, theta_v, theta_d), else dense
+    assert plan.theta_tables == (("theta_u", "theta_v", "theta_d") if lmax == 255 else ("theta",))
     assert "linalg.batch_matmul" in codegen.render(plan)
     assert len(codegen.compile_plan(plan)) > 0
 
@@ -140,7 +148,8 @@ def test_quadrature_plans_take_no_theta_step():
     for args in [(16, None, None, None, "gauss"), (16, None, None, None, "equiangular"),
                  (20, None, 21, 42, "equiangular")]:
         plan = Plan.create(*args, target="cpu")
-        assert not plan.theta_step and "theta" not in plan.analys_tables
+        assert not plan.theta_step and not plan.theta_tables
+        assert not {"theta", "theta_u"} & set(plan.analys_tables)
         assert "linalg.batch_matmul" not in codegen.render(plan)
 
 
