@@ -52,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import ireesht  # noqa: E402
 from ireesht.bench import device_inputs, functions, median_ms, pipelined_ms  # noqa: E402
-from ireesht.numerics import reference, vector_reference  # noqa: E402
+from ireesht.numerics import normalization, reference, vector_reference  # noqa: E402
 from ireesht.numerics.reference import rel_l2  # noqa: E402
 
 CPU_CLOCK = time.process_time  # the CPU cases' second clock (ireesht.bench.median_ms)
@@ -192,11 +192,14 @@ def measure(mod, batch: int, calls: int, rng: np.random.Generator) -> tuple[dict
         if p.exact:
             row["error_roundtrip"] = rel_l2(q2, q)
     elif p.lmax <= 1023:
-        f_ref = reference.synth(q[:1], p.lmax, p.mmax, g)
+        # the reference is orthonormal: d_lm turns the plan's norm and phase into it
+        d = normalization.factors(p.lmax, p.mmax, p.norm, p.csphase)
+        f_ref = reference.synth(q[:1] * d, p.lmax, p.mmax, g)
+        data["q"] = q * d  # SHTns is orthonormal too
         if batch == 1:
             data.update(f=f_ref, f_is_reference=True)
         row["error_synth"] = rel_l2(f[:1], f_ref)
-        q_ref = q[:1] if p.exact else reference.analys(f_ref, p.lmax, p.mmax, g, exact=False)
+        q_ref = q[:1] if p.exact else reference.analys(f_ref, p.lmax, p.mmax, g, exact=False) / d
         row["error_roundtrip"] = rel_l2(q2[:1], q_ref)
     elif p.exact:
         row["error_roundtrip"] = rel_l2(q2, q)
