@@ -15,7 +15,7 @@ from ireesht.numerics import fourier, ishioka, legendre, normalization, resample
 # plan. Modules carry it in their plan's fingerprint (``Plan.fingerprint``), so a module
 # compiled for other tables is refused when it loads, and cache entries miss.
 TABLES_VERSION = 5  # 2: the C / WGSL twiddle layout (mixed radix); 3: table theta;
-# 4: theta folded by the equatorial symmetry; 5: theta unfolded, or low rank (float32)
+# 4: theta folded by the equatorial symmetry; 5: the low-rank theta step (float32)
 # MLIR element type of each plan dtype
 FLOAT_TYPES = {"float32": "f32", "float64": "f64"}
 
@@ -39,6 +39,7 @@ def table_shapes(plan) -> dict[str, tuple[str, str]]:
                   "nyq_analys": (f"{plan.nlat}x{nn}", ft)}
         return {name: shapes[name] for name in names(plan)}
     p, nlm = plan.npairs, plan.nlm
+    nh = (plan.nlat + 1) // 2  # the theta step's folded blocks (resample.theta_blocks)
     shapes = {"xtab": (f"{p}x4", ft), "seedtab": (f"{plan.mc * p}x2", ft),
               "polar": (f"{plan.mc}", ft), "coef": (f"{nlm}x4", ft), "stab": (f"{nlm}", ft),
               "wtab": (f"{p}", ft),
@@ -46,7 +47,7 @@ def table_shapes(plan) -> dict[str, tuple[str, str]]:
               "chain": (f"{ishioka.offset(plan.lmax, plan.mmax + 1)}x{ishioka.COLUMNS}", "f64"),
               "node64": (f"{p}x2", "f64"), "seed64": (f"{plan.mc * p}x2", "f64"),
               "twiddle64": (f"{fourier.twiddle_rows(plan.nphi, plan.kernels)}x2", "f64"),
-              "qscale": (f"{nlm}", ft), "theta": (f"{2 * plan.nlat}x{plan.nlat}", ft)}
+              "qscale": (f"{nlm}", ft), "theta": (f"4x{nh}x{nh}", ft)}
     if plan.theta_rank:
         r2 = 2 * plan.theta_rank
         shapes.update(theta_u=(f"{plan.nlat}x{r2}", ft), theta_v=(f"{r2}x{plan.nlat}", ft),
@@ -74,7 +75,8 @@ def device_tables(plan) -> dict[str, np.ndarray]:
     2 pi / nphi), ``seed64`` and ``twiddle64``: seedtab and twiddle in float64 (the C family's
     float64 stages of float32 plans); ``restart_rows``, ``restart`` (``restart_tables``);
     ``qscale (nlm,)`` the coefficients' normalisation and phase (``normalization.factors``);
-    ``theta (2 nlat, nlat)``, the theta step ``[T_0; T_1]`` (``resample.theta_table``), or for
+    ``theta (4, nh, nh)``, ``nh = (nlat + 1) // 2``, the theta step folded by the equatorial
+    symmetry (``resample.theta_blocks``), or for
     the low-rank step of float32 plans ``theta_u (nlat, 2r)``, ``theta_v (2r, nlat)``,
     ``theta_d (nlat,)`` (``resample.theta_lowrank``).
     For a ``nyquist`` plan, those of its ``kernel_plan`` and ``nyquist_tables``.
@@ -120,7 +122,7 @@ def device_tables(plan) -> dict[str, np.ndarray]:
         out["qscale"] = normalization.factors(plan.lmax, plan.mmax, plan.norm,
                                               plan.csphase).astype(dt)
     if "theta" in want:
-        out["theta"] = resample.theta_table(g, plan.lmax).reshape(2 * g.nlat, g.nlat).astype(dt)
+        out["theta"] = resample.theta_blocks(g, plan.lmax).astype(dt)
     if "theta_u" in want:
         out.update({k: v.astype(dt) for k, v in resample.theta_lowrank(g, plan.lmax).items()})
     if plan.transform == "vector":

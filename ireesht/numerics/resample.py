@@ -23,7 +23,8 @@ against every ``P_lm`` exactly:
 
 ``G = K_p F`` with one real ``nlat x nlat`` matrix per parity p of m (:func:`operator`). The
 pipeline applies it on the device between the Fourier and the Legendre analysis (``theta``
-table, ``codegen/theta.py``; or diagonal plus low rank, below), with the
+table, ``mlir/pipeline.mlir``; folded by the equatorial symmetry, ``theta_blocks``, or
+diagonal plus low rank, below), with the
 Clenshaw-Curtis weights ``w_i`` of ``wtab`` left in place: the table holds ``diag(v / w) K_p``.
 For band-limited fields the result is exact; for any field at ``lmax = nlat - 2`` it equals
 ducc0's ``analysis_2d(geometry="CC")`` (which resamples with FFTs to reach the same
@@ -52,9 +53,9 @@ Diagonal plus low rank
 ``1e-9 ||K_p||`` at nlat 257 to 1441 when ``lmax`` is the step's limit, ``nlat - 2 - lmax``
 more below it (``G ~ sin theta F`` away from the truncation's and the poles' corrections).
 Float32 plans apply ``K_p = diag(sin theta) + U_p V_p^T`` (:func:`theta_lowrank`), ``4 r
-nlat`` multiply-adds per order instead of the dense step's ``2 nlat^2`` (``theta_rank`` decides,
+nlat`` multiply-adds per order instead of the folded step's ``nlat^2 / 2`` (``theta_rank`` decides,
 ``codegen/theta.py``); its error, ``1e-9`` of F, is far below float32's rounding. Float64
-plans keep the dense step: below ``1e-12`` the rank grows to hundreds (the host's
+plans keep the folded step: below ``1e-12`` the rank grows to hundreds (the host's
 construction of ``K_p`` carries ~1e-13 of rounding).
 
 Where quadrature is already exact (``lmax <= (nlat - 1) // 2``) the plain quadrature stays
@@ -72,8 +73,8 @@ import numpy as np
 
 from .grid import Grid, make_grid, min_nlat
 
-__all__ = ["exact_lmax", "exact_nlat", "needs_theta_step", "operator", "theta_lowrank",
-           "theta_rank", "theta_table"]
+__all__ = ["exact_lmax", "exact_nlat", "needs_theta_step", "operator", "theta_blocks",
+           "theta_lowrank", "theta_rank", "theta_table"]
 
 # the low-rank step's truncation, relative to ||K_p|| (= 1): far below float32's rounding
 LOWRANK_TOL = 1e-9
@@ -171,10 +172,38 @@ def step_weights(grid: Grid) -> np.ndarray:
 
 def theta_table(grid: Grid, lmax: int) -> np.ndarray:
     """The theta step's matrices ``T_p``: ``(2, nlat, nlat) float64``, ``[p] = diag(v / w) K_p``,
-    so that the Legendre analysis with the grid's weights ``w`` (``wtab``) applies ``v``: the
-    device table ``theta`` (``[T_0; T_1]``) and the adjoints."""
+    so that the Legendre analysis with the grid's weights ``w`` (``wtab``) applies ``v``. The
+    device table holds them folded (``theta_blocks``) or in low rank (``theta_lowrank``); the
+    adjoints use them whole."""
     scale = step_weights(grid) / grid.weights
     return np.stack([scale[:, None] * operator(grid.kind, grid.nlat, lmax, p) for p in (0, 1)])
+
+
+def theta_blocks(grid: Grid, lmax: int) -> np.ndarray:
+    """The device table ``theta``: ``(4, nh, nh) float64``, ``nh = (nlat + 1) // 2``, the theta
+    step folded by the equatorial symmetry. ``T_p = theta_table(grid, lmax)[p]`` commutes with
+    the reflection ``J: i -> nlat - 1 - i`` (``K_p`` does: theta -> pi - theta maps the
+    interpolant of ``J F`` to that of F reflected; ``v`` and ``w`` are symmetric), so with the
+    ring sums ``S_k = F_k + F_{N-k}`` and differences ``A_k = F_k - F_{N-k}`` (k < nh; the
+    equator's A is 0 for odd nlat) ``[2 p] = Ks_p / 2`` and ``[2 p + 1] = Ka_p / 2``,
+    ``Ks[i, k] = T[i, k] + T[i, N-k]`` (``T[i, k]`` at the equator), ``Ka[i, k] = T[i, k] -
+    T[i, N-k]`` (0 at the equator) give ``Y_s = [2 p] S``, ``Y_a = [2 p + 1] A`` and
+    ``G_i = Y_s,i + Y_a,i``, ``G_{N-i} = Y_s,i - Y_a,i``: two ``nh x nh`` products per parity
+    instead of one ``nlat x nlat``, half the multiply-adds (``codegen/theta.py``)."""
+    nlat = grid.nlat
+    nh = (nlat + 1) // 2
+    out = np.zeros((4, nh, nh))
+    for p, t in enumerate(theta_table(grid, lmax)):
+        # T commutes with J to rounding (~1e-13 relative at nlat 721): average the two halves
+        t = 0.5 * (t + t[::-1, ::-1])
+        top, mirror = t[:nh, :nh], t[:nh, ::-1][:, :nh]       # T[i, k], T[i, N - k]
+        out[2 * p] = 0.5 * (top + mirror)
+        out[2 * p + 1] = 0.5 * (top - mirror)
+        if nlat % 2:
+            out[2 * p][:, nh - 1] = 0.5 * top[:, nh - 1]      # the equator: S = 2 F, A = 0
+            out[2 * p + 1][:, nh - 1] = 0.0
+            out[2 * p + 1][nh - 1, :] = 0.0
+    return out
 
 
 @functools.lru_cache(maxsize=8)
@@ -196,13 +225,13 @@ def _lowrank(kind: str, nlat: int, lmax: int) -> tuple[np.ndarray, np.ndarray, i
 
 
 def theta_rank(grid: Grid, lmax: int, dtype: str) -> int:
-    """The rank r of the low-rank theta step where a plan takes it, else 0 (the dense step,
-    ``theta_table``): float32 plans whose ``4 r nlat`` multiply-adds per order are at most
-    half the dense step's ``2 nlat^2``. Needs ``needs_theta_step``."""
+    """The rank r of the low-rank theta step where a plan takes it, else 0 (the folded step,
+    ``theta_blocks``): float32 plans whose ``4 r nlat`` multiply-adds per order are at most
+    the folded step's ``nlat^2 / 2``. Needs ``needs_theta_step``."""
     if dtype != "float32":
         return 0
     r = _lowrank(grid.kind, grid.nlat, lmax)[2]
-    return r if 4 * r <= grid.nlat else 0
+    return r if 8 * r <= grid.nlat else 0
 
 
 def theta_lowrank(grid: Grid, lmax: int) -> dict[str, np.ndarray]:

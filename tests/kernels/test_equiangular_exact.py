@@ -53,7 +53,7 @@ def test_lowrank_tables_apply_the_operator(kind, lmax, nlat, rng):
     """The low-rank step's tables (``theta_d + U_p V_p``, as codegen/theta.py applies them)
     give the dense matrices' G to ``LOWRANK_TOL`` of F (float32 plans take them where
     ``theta_rank`` is nonzero: 24-28 at these grids' limits; below the limit the rank grows
-    by ``nlat - 2 - lmax`` and the dense step stays)."""
+    by ``nlat - 2 - lmax`` and the folded step stays)."""
     g = make_grid(kind, nlat, 2 * nlat)
     full, t = resample.theta_table(g, lmax), resample.theta_lowrank(g, lmax)
     r = t["theta_v"].shape[0] // 2
@@ -67,6 +67,22 @@ def test_lowrank_tables_apply_the_operator(kind, lmax, nlat, rng):
             t["theta_v"][p * r:(p + 1) * r] @ f)
         err = np.abs(w[:, None] * (got - full[p] @ f)).max() / np.abs(f).max()
         assert err < 10 * resample.LOWRANK_TOL * np.sqrt(nlat), err
+
+
+@pytest.mark.parametrize("lmax,nlat", [(31, 33), (32, 34), (15, 21)])
+def test_folded_blocks_apply_the_operator(lmax, nlat, rng):
+    """The device table (``theta_blocks``: sums and differences of mirrored rings, two
+    half-size blocks per parity) gives the full matrices' G, as codegen/theta.py applies it."""
+    g = make_grid("equiangular", nlat, 2 * nlat)
+    full, blocks = resample.theta_table(g, lmax), resample.theta_blocks(g, lmax)
+    nh, h = (nlat + 1) // 2, nlat // 2
+    for p in (0, 1):
+        f = rng.standard_normal((nlat, 3))
+        ys = blocks[2 * p] @ (f[:nh] + f[::-1][:nh])
+        ya = blocks[2 * p + 1] @ (f[:nh] - f[::-1][:nh])
+        got = np.concatenate([ys + ya, (ys - ya)[:h][::-1]])
+        # the blocks average T and its mirror image, equal to rounding (~1e-15 here)
+        assert np.abs(got - full[p] @ f).max() < 1e-13 * np.abs(f).max()
 
 
 def test_beyond_nlat_minus_2_the_operator_is_refused():
@@ -134,7 +150,7 @@ def test_gpu_modules_with_the_theta_step_compile(target, dtype, norm):
     plan = Plan.create(lmax, lmax, lmax + 2, 2 * lmax + 2, "equiangular", target, dtype,
                        norm=norm)
     assert plan.theta_step and plan.theta_tables[0] in plan.analys_tables
-    # float32 at lmax 255: the low-rank step (tables theta_u, theta_v, theta_d), else dense
+    # float32 at lmax 255: the low-rank step (tables theta_u, theta_v, theta_d), else folded
     assert plan.theta_tables == (("theta_u", "theta_v", "theta_d") if lmax == 255 else ("theta",))
     assert "linalg.batch_matmul" in codegen.render(plan)
     assert len(codegen.compile_plan(plan)) > 0
