@@ -68,7 +68,7 @@ def _lowrank(plan) -> str:
     ``V_p F`` for every order; the rows of the other parity are zeroed; one batch_matmul
     with ``theta_u`` (``[U_0, U_1]``) and an elementwise ``d F +`` make G. (Transposing F to
     rings first for plain matmuls made the step's passes 2x slower than its matmuls on the
-    CPU; ``theta_d`` read by ``tensor.extract`` per parity, rather than as an input, 10%.)"""
+    CPU.)"""
     ft = FLOAT_TYPES[plan.dtype]
     nl, mc, r = plan.nlat, plan.mc, plan.theta_rank
     r2, c2 = 2 * r, 2 * mc
