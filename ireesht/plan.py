@@ -197,7 +197,7 @@ class Request:
     def theta_rank(self) -> int:
         """The rank of the low-rank theta step (``numerics.resample.theta_rank``: float32
         plans where it is cheaper; tables ``theta_u``, ``theta_v``, ``theta_d``), else 0 (the
-        dense step, table ``theta``, or none)."""
+        folded step, table ``theta``, or none)."""
         return (resample.theta_rank(self.make_grid(), self.lmax, self.dtype)
                 if self.theta_step else 0)
 

@@ -104,8 +104,8 @@ _C_ISHIOKA_TABLES = ("node64", "seed64", "polar", "chain")
 C_ISHIOKA_LMAX = 1023
 _STANDARD_TABLES = ("xtab", "seedtab", "polar", "coef", "stab")
 _GPU = ("cuda", "vulkan", "metal")
-# the evidence: BENCHMARKS.md sections (or their git history), and the harness's variants suite (tools/bench.py), which
-# forces on the same sizes the variant that auto passes over
+# the evidence: BENCHMARKS.md sections (or their git history), and the harness's variants suite
+# (tools/bench.py), which forces on the same sizes the variant that auto passes over
 _CUDA1 = "H200 CUDA table, 1 field (BENCHMARKS.md at 0fe4803); variants suite"
 _CUDA16 = "H200 CUDA table, 16 fields (BENCHMARKS.md at 0fe4803); variants suite"
 _VULKAN = "H200 Vulkan table (BENCHMARKS.md at 0fe4803)"

@@ -82,12 +82,7 @@ def _lowrank(plan) -> str:
     %th_cr = arith.constant {r} : index
     %th_zero = arith.constant 0.0 : {ft}
     %th_F3 = tensor.collapse_shape %F [[0], [1], [2, 3]] : {ftype} into {f3}
-    %th_vbe = tensor.empty(%b) : {vb}
-    %th_Vb = linalg.broadcast ins(%theta_v : tensor<{r2}x{nl}x{ft}>) outs(%th_vbe : {vb})
-        dimensions = [0]
-    %th_ze = tensor.empty(%b) : {z3}
-    %th_zf = linalg.fill ins(%th_zero : {ft}) outs(%th_ze : {z3}) -> {z3}
-    %th_Z = linalg.batch_matmul ins(%th_Vb, %th_F3 : {vb}, {f3}) outs(%th_zf : {z3}) -> {z3}
+{_batch_matmul("Z", "v", f"tensor<{r2}x{nl}x{ft}>", vb, "%th_F3", f3, z3, ft)}
     %th_Z4 = tensor.expand_shape %th_Z [[0], [1], [2, 3]] output_shape [%b, {r2}, {mc}, 2]
         : {z3} into {z4}
     // row j < r serves the even orders, j >= r the odd ones: zero the other parity's
@@ -106,12 +101,7 @@ def _lowrank(plan) -> str:
         linalg.yield %th_v : {ft}
     }} -> {z4}
     %th_Zm = tensor.collapse_shape %th_Zm4 [[0], [1], [2, 3]] : {z4} into {z3}
-    %th_ube = tensor.empty(%b) : {ub}
-    %th_Ub = linalg.broadcast ins(%theta_u : tensor<{nl}x{r2}x{ft}>) outs(%th_ube : {ub})
-        dimensions = [0]
-    %th_ye = tensor.empty(%b) : {f3}
-    %th_yf = linalg.fill ins(%th_zero : {ft}) outs(%th_ye : {f3}) -> {f3}
-    %th_Y = linalg.batch_matmul ins(%th_Ub, %th_Zm : {ub}, {z3}) outs(%th_yf : {f3}) -> {f3}
+{_batch_matmul("Y", "u", f"tensor<{nl}x{r2}x{ft}>", ub, "%th_Zm", z3, f3, ft)}
     %th_Y4 = tensor.expand_shape %th_Y [[0], [1], [2, 3]] output_shape [%b, {nl}, {mc}, 2]
         : {f3} into {ftype}
     %th_ge = tensor.empty(%b) : {ftype}
@@ -123,6 +113,21 @@ def _lowrank(plan) -> str:
         %th_g = math.fma %th_d, %th_f, %th_y : {ft}
         linalg.yield %th_g : {ft}
     }} -> {ftype}"""
+
+
+def _batch_matmul(res: str, table: str, ttype: str, btype: str, rhs: str, rtype: str,
+                  otype: str, ft: str) -> str:
+    """``%th_<res> = theta_<table> @ rhs`` per batch entry: the table broadcast over the batch
+    (``Z``: ``Vb``, ``ze``, ``zf``; ``Y``: ``Ub``, ``ye``, ``yf``), a zero-filled result and one
+    ``linalg.batch_matmul``."""
+    t, o = table.upper(), res.lower()
+    operands = f"ins(%th_{t}b, {rhs} : {btype}, {rtype}) outs(%th_{o}f : {otype})"
+    return f"""    %th_{table}be = tensor.empty(%b) : {btype}
+    %th_{t}b = linalg.broadcast ins(%theta_{table} : {ttype}) outs(%th_{table}be : {btype})
+        dimensions = [0]
+    %th_{o}e = tensor.empty(%b) : {otype}
+    %th_{o}f = linalg.fill ins(%th_zero : {ft}) outs(%th_{o}e : {otype}) -> {otype}
+    %th_{res} = linalg.batch_matmul {operands} -> {otype}"""
 
 
 def _par(k: int) -> str:

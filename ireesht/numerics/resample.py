@@ -170,12 +170,17 @@ def step_weights(grid: Grid) -> np.ndarray:
     return v
 
 
+def _row_scale(grid: Grid) -> np.ndarray:
+    """``v / w``: rows the Legendre analysis weighs by ``w`` (``wtab``) weighed by ``v``."""
+    return step_weights(grid) / grid.weights
+
+
 def theta_table(grid: Grid, lmax: int) -> np.ndarray:
     """The theta step's matrices ``T_p``: ``(2, nlat, nlat) float64``, ``[p] = diag(v / w) K_p``,
     so that the Legendre analysis with the grid's weights ``w`` (``wtab``) applies ``v``. The
     device table holds them folded (``theta_blocks``) or in low rank (``theta_lowrank``); the
     adjoints use them whole."""
-    scale = step_weights(grid) / grid.weights
+    scale = _row_scale(grid)
     return np.stack([scale[:, None] * operator(grid.kind, grid.nlat, lmax, p) for p in (0, 1)])
 
 
@@ -241,7 +246,7 @@ def theta_lowrank(grid: Grid, lmax: int) -> dict[str, np.ndarray]:
     ``theta_table(grid, lmax)[p] = diag(theta_d) + theta_u[:, p r:(p+1) r] theta_v[p r:(p+1) r]``
     to ``LOWRANK_TOL``."""
     u, v, r = _lowrank(grid.kind, grid.nlat, lmax)
-    scale = step_weights(grid) / grid.weights
+    scale = _row_scale(grid)
     return {"theta_v": np.concatenate([v[0], v[1]]),
             "theta_u": scale[:, None] * np.concatenate([u[0], u[1]], axis=1),
             "theta_d": scale * grid.sint}
