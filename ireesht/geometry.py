@@ -15,8 +15,9 @@ import numpy as np
 from ireesht.numerics import ishioka, legendre
 
 # The float64 state of the Ishioka kernels carries y 2^(S k): a seed keeps its true value
-# (k = 0, "live") down to 2^-LIVE, which every seed the kernels run is at lmax 1023 (at 2047
-# all but 6%), so that nearly every warp takes the lean loop; a value whose k < 0 moves up a
+# (k = 0, "live") where its scale in the seed table (2^(256 k), seed64) is 2^-LIVE or more
+# (values down to 2^-896), which every seed the kernels run is at lmax 1023 (at 2047 all but
+# 4%), so that nearly every warp takes the lean loop; a value whose k < 0 moves up a
 # level once |y| > 2^T. T leaves 2^223 of headroom for the growth between two checks (8 steps
 # of 2 degrees: at most 2^160 for lmax < 16384); LIVE keeps every live seed a normal float64,
 # and S - LIVE = 40 bits above it keep the largest seeds (2^7) on level 0. Level sums (float32
@@ -54,12 +55,13 @@ LANES64_SEGMENT_PAIRS = 384
 
 @functools.lru_cache(maxsize=32)
 def lowest_seed_counter(req) -> int:
-    """The lowest exponent counter k of the seed table over the (order, pair) the Legendre
-    kernels run (those that order m does not skip, ``legendre.polar_rows``)."""
+    """The lowest exponent counter k of the float64 seed table (``seed64``, which the Ishioka
+    kernels read whatever the dtype) over the (order, pair) the Legendre kernels run (those
+    that order m does not skip, ``legendre.polar_rows``)."""
     g, p = req.make_grid(), req.npairs
-    dt = np.dtype(req.dtype).type
-    k = legendre.seed_table(req.mmax, g.sint[:p], dt)[:, :, 1]
-    skip = legendre.polar_rows(req.lmax, req.mmax, g.cost[:p], g.sint[:p], dt)
+    k = legendre.seed_table(req.mmax, g.sint[:p], np.float64)[:, :, 1]
+    skip = legendre.polar_rows(req.lmax, req.mmax, g.cost[:p], g.sint[:p],
+                               np.dtype(req.dtype).type)
     run = np.arange(p)[None, :] >= skip[:, None]
     return int(k[run].min()) if run.any() else 0
 
@@ -68,7 +70,7 @@ def lowest_level(req, live_bits: int = ISHIOKA_SCALING["live_bits"],
                  scale_bits: int = ISHIOKA_SCALING["scale_bits"]) -> int:
     """The lowest level k' of the Ishioka kernels' float64 state over the seeds they run
     (``ISHIOKA_SCALING``, or the given bits): 0 when every one starts live."""
-    table_bits = legendre.RESCALE_BITS[req.dtype][1]
+    table_bits = legendre.RESCALE_BITS["float64"][1]
     return (table_bits * lowest_seed_counter(req) + live_bits) // scale_bits
 
 

@@ -97,7 +97,9 @@ class Variant:
                 and self.serves(req, {**self.params, **(params or {})}))
 
 
-_ISHIOKA_TABLES = ("xtab", "seedtab", "polar", "chain")
+# the MLIR family's float64 recurrence, any dtype: seeds (and the analysis's weights,
+# wtab64) in float64; x as xtab's hi + lo
+_ISHIOKA_TABLES = ("xtab", "seed64", "polar", "chain")
 # the C family's float64 recurrence on float32 plans: nodes, weights and seeds in float64
 _C_ISHIOKA_TABLES = ("node64", "seed64", "polar", "chain")
 # the largest lmax of the C family's ishioka analysis (kernels/c/leg_analys_ishioka.c)
@@ -168,14 +170,14 @@ VARIANTS: tuple[Variant, ...] = (
             "batches of four fields per thread on 256-512 latitude pairs: 37% faster from 8 "
             "fields per call, at most 6% slower up to 4",
             _CUDA16, "leg_analys_mma.mlir", "mlir.mma:analys_values",
-            _ISHIOKA_TABLES + ("wtab",), ("cuda",), ("float32",), "ishioka",
+            _ISHIOKA_TABLES + ("wtab64",), ("cuda",), ("float32",), "ishioka",
             lambda req, params: _tensor_cores(req, params) and req.npairs <= geo.MMA_ANALYS_PAIRS,
             needs=("float64", "tensor_cores")),
     Variant("mlir", "leg_analys", "lanes64_segments", "float64 lane sums, segments of {steps} steps",
             "grids of at most 384 pairs: segments keep every SM busy (lmax 127 2x, 255 1.6x "
             "faster than the transposed sums)",
             _CUDA1, "leg_analys_lanes64.mlir", "mlir.lanes64:analys_values",
-            _ISHIOKA_TABLES + ("wtab", "restart_rows", "restart"), ("cuda", "vulkan"),
+            _ISHIOKA_TABLES + ("wtab64", "restart_rows", "restart"), ("cuda", "vulkan"),
             ("float32",), "ishioka", lambda req, params: _lanes64(req, params)
             and _lanes64_segments(req, params),
             prefer=_cuda_one_field, auto=_cuda_one_field,
@@ -185,13 +187,13 @@ VARIANTS: tuple[Variant, ...] = (
             "grids of more than 384 pairs: 10% faster at lmax 1023, 20% at 2047 than the "
             "float32 scheme, error 9.4e-7 -> 1.1e-7",
             _CUDA1, "leg_analys_lanes64.mlir", "mlir.lanes64:analys_values",
-            _ISHIOKA_TABLES + ("wtab",), ("cuda", "vulkan"), ("float32",), "ishioka", _lanes64,
+            _ISHIOKA_TABLES + ("wtab64",), ("cuda", "vulkan"), ("float32",), "ishioka", _lanes64,
             prefer=lambda req: _cuda_one_field(req) and req.npairs > geo.LANES64_SEGMENT_PAIRS,
             auto=_cuda_one_field, params=_LANES64, needs=("float64", "subgroup_shuffle")),
     Variant("mlir", "leg_analys", "ishioka", "transposed sums",
             "float64 recurrence where one workgroup holds an order's pairs (at most 384)",
             _CUDA1, "leg_analys_ishioka.mlir", "mlir.ishioka:analys_values",
-            _ISHIOKA_TABLES + ("wtab",), ("cuda", "vulkan"), ("float32",), "ishioka",
+            _ISHIOKA_TABLES + ("wtab64",), ("cuda", "vulkan"), ("float32",), "ishioka",
             _ishioka_analysis,
             prefer=lambda req: req.fields_per_thread == 1 or req.target != "cuda",
             auto=_cuda_one_field, needs=("float64",)),

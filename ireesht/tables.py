@@ -14,8 +14,9 @@ from ireesht.numerics import fourier, ishioka, legendre, normalization, resample
 # The format of the tables: bump it when a table's content or layout changes for the same
 # plan. Modules carry it in their plan's fingerprint (``Plan.fingerprint``), so a module
 # compiled for other tables is refused when it loads, and cache entries miss.
-TABLES_VERSION = 6  # 2: the C / WGSL twiddle layout (mixed radix); 3: table theta;
-# 4: theta folded by the equatorial symmetry; 5, 6: the low-rank theta step (float32)
+TABLES_VERSION = 7  # 2: the C / WGSL twiddle layout (mixed radix); 3: table theta;
+# 4: theta folded by the equatorial symmetry; 5, 6: the low-rank theta step (float32); 7: the
+# MLIR family's float64 recurrence reads seed64 and wtab64 (was seedtab and wtab)
 # MLIR element type of each plan dtype
 FLOAT_TYPES = {"float32": "f32", "float64": "f64"}
 
@@ -46,6 +47,7 @@ def table_shapes(plan) -> dict[str, tuple[str, str]]:
               "twiddle": (f"{fourier.twiddle_rows(plan.nphi, plan.kernels)}x2", ft),
               "chain": (f"{ishioka.offset(plan.lmax, plan.mmax + 1)}x{ishioka.COLUMNS}", "f64"),
               "node64": (f"{p}x2", "f64"), "seed64": (f"{plan.mc * p}x2", "f64"),
+              "wtab64": (f"{p}", "f64"),
               "twiddle64": (f"{fourier.twiddle_rows(plan.nphi, plan.kernels)}x2", "f64"),
               "qscale": (f"{nlm}", ft), "theta": (f"4x{nh}x{nh}", ft)}
     if plan.theta_rank:
@@ -64,7 +66,7 @@ def table_shapes(plan) -> dict[str, tuple[str, str]]:
 
 def device_tables(plan) -> dict[str, np.ndarray]:
     """The tables the plan's kernels read, in the plan's dtype (chain, restart, node64,
-    seed64 and twiddle64 in float64 whatever the dtype):
+    seed64, wtab64 and twiddle64 in float64 whatever the dtype):
 
     ``xtab (npairs, 4)`` x and t = 1 - x as hi + lo pairs; ``seedtab (mc*npairs, 2)`` the seed
     of order m and pair p in row m npairs + p (``legendre.seed_table``); ``polar (mc,)`` the
@@ -72,8 +74,9 @@ def device_tables(plan) -> dict[str, np.ndarray]:
     (nlm,)`` of the float32 scheme; ``wtab (npairs,)`` the quadrature weights times 2 pi /
     nphi; ``twiddle`` (``fourier.twiddle``, in the layout of the plan's kernel family);
     ``chain`` (``ishioka.chain_table``); ``node64 (npairs, 2)`` x and the weight (times
-    2 pi / nphi), ``seed64`` and ``twiddle64``: seedtab and twiddle in float64 (the C family's
-    float64 stages of float32 plans); ``restart_rows``, ``restart`` (``restart_tables``);
+    2 pi / nphi), ``seed64``, ``wtab64`` and ``twiddle64``: seedtab, wtab and twiddle in
+    float64 (the float64 stages of float32 plans: the C family's, and the MLIR family's
+    Ishioka kernels); ``restart_rows``, ``restart`` (``restart_tables``);
     ``qscale (nlm,)`` the coefficients' normalisation and phase (``normalization.factors``);
     ``theta (4, nh, nh)``, ``nh = (nlat + 1) // 2``, the theta step folded by the equatorial
     symmetry (``resample.theta_blocks``), or for
@@ -102,15 +105,18 @@ def device_tables(plan) -> dict[str, np.ndarray]:
     if "coef" in want:
         coef, stab = legendre.recurrence_tables(plan.lmax, plan.mmax)
         out["coef"], out["stab"] = coef.astype(dt), stab.astype(dt)
+    # the 2 pi / nphi of the longitude quadrature is folded into the weights
+    weights = g.weights[:p] * (2 * np.pi / plan.nphi)
     if "wtab" in want:
-        # the 2 pi / nphi of the longitude quadrature is folded into the weights
-        out["wtab"] = (g.weights[:p] * (2 * np.pi / plan.nphi)).astype(dt)
+        out["wtab"] = weights.astype(dt)
+    if "wtab64" in want:
+        out["wtab64"] = weights
     if "twiddle" in want:
         out["twiddle"] = fourier.twiddle(plan.nphi, dt, plan.kernels)
     if "chain" in want:
         out["chain"] = ishioka.chain_table(plan.lmax, plan.mmax)
     if "node64" in want:
-        out["node64"] = np.stack([g.cost[:p], g.weights[:p] * (2 * np.pi / plan.nphi)], -1)
+        out["node64"] = np.stack([g.cost[:p], weights], -1)
     if "seed64" in want:
         out["seed64"] = legendre.seed_table(plan.mmax, g.sint[:p], np.float64).reshape(
             plan.mc * p, 2)
@@ -175,15 +181,15 @@ def vector_tables(plan) -> dict[str, np.ndarray]:
             "vrows": rows.astype(dt), "vpole": pole.astype(dt)}
 
 def restart_tables(plan, tables: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """The tables of the analysis in segments, from the plan's ``xtab``, ``seedtab`` and
+    """The tables of the analysis in segments, from the plan's ``xtab``, ``seed64`` and
     ``chain``: ``restart_rows (mc,)``, order m's first row, and ``restart (rows npairs, 2)``,
     the chain's state where each segment starts (``ishioka.restart_states``), in float64,
     from the seeds as the kernel takes them (live: y 2^(S k), times a_{m+1})."""
-    xtab, seedtab = tables["xtab"], tables["seedtab"]
+    xtab, seed64 = tables["xtab"], tables["seed64"]
     x = xtab[:, 0].astype(np.float64) + xtab[:, 1].astype(np.float64)
-    ys = seedtab[:, 0].astype(np.float64).reshape(plan.mc, plan.npairs)
-    k = seedtab[:, 1].astype(np.int64).reshape(plan.mc, plan.npairs)
-    scale_bits = legendre.RESCALE_BITS[plan.dtype][1]
+    ys = seed64[:, 0].reshape(plan.mc, plan.npairs)
+    k = seed64[:, 1].astype(np.int64).reshape(plan.mc, plan.npairs)
+    scale_bits = legendre.RESCALE_BITS["float64"][1]
     y0 = np.ldexp(ys, scale_bits * k) * ishioka.seed_factor(np.arange(plan.mc))[:, None]
     rows, states = ishioka.restart_states(plan.lmax, plan.mmax, tables["chain"], x * x, y0,
                                           segment_steps(plan))

@@ -2,7 +2,7 @@
 // recurrence in float64 (ireesht/numerics/ishioka.py), for float32 plans of one field per thread
 // whose seeds all start live (registry variant ishioka). Stage contract:
 // docs/design.md, as leg_analys.mlir (the other scheme of this family); its tables
-// are the synthesis's of leg_synth_ishioka.mlir and wtab. A string.Template rendered by
+// are the synthesis's of leg_synth_ishioka.mlir and wtab64. A string.Template rendered by
 // ireesht/codegen/mlir.
 //
 // Grid (mc, B, 1): one workgroup of ${wg} threads per order m and field, ${nw} groups of 32
@@ -226,14 +226,14 @@ ${sums}
           %nchain = func.call @chain_rows(%lmax, %mmax) : (index, index) -> index
           %xtab = hal.interface.binding.subspan layout(#leg_analys_layout) binding(0) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>{%npairs}
-          %seedtab = hal.interface.binding.subspan layout(#leg_analys_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly)
-              : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>{%nseed}
+          %seed64 = hal.interface.binding.subspan layout(#leg_analys_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly)
+              : memref<?x2xf64, #hal.descriptor_type<storage_buffer>>{%nseed}
           %polar = hal.interface.binding.subspan layout(#leg_analys_layout) binding(2) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>{%mc}
           %chain = hal.interface.binding.subspan layout(#leg_analys_layout) binding(3) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x5xf64, #hal.descriptor_type<storage_buffer>>{%nchain}
-          %wtab = hal.interface.binding.subspan layout(#leg_analys_layout) binding(4) alignment(64) offset(%c0) flags(ReadOnly)
-              : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>{%npairs}
+          %wtab64 = hal.interface.binding.subspan layout(#leg_analys_layout) binding(4) alignment(64) offset(%c0) flags(ReadOnly)
+              : memref<?xf64, #hal.descriptor_type<storage_buffer>>{%npairs}
           %F = hal.interface.binding.subspan layout(#leg_analys_layout) binding(5) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>{%nfields, %nlat, %mc}
           %q = hal.interface.binding.subspan layout(#leg_analys_layout) binding(6) alignment(64) offset(%c0)
@@ -287,8 +287,8 @@ ${sums}
             %valid = arith.cmpi ult, %p, %npairs : index
             %pc = arith.minui %p, %plast : index
             %x, %u = func.call @node64(%xtab, %pc) : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> (f64, f64)
-            %g64:4 = func.call @parts64(%F, %wtab, %x, %p, %npairs, %nlat, %b, %m)
-                : (memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
+            %g64:4 = func.call @parts64(%F, %wtab64, %x, %p, %npairs, %nlat, %b, %m)
+                : (memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?xf64, #hal.descriptor_type<storage_buffer>>,
                    f64, index, index, index, index, index) -> (f64, f64, f64, f64)
             %g0 = arith.truncf %g64#0 : f64 to f32
             %g1 = arith.truncf %g64#1 : f64 to f32
@@ -303,9 +303,9 @@ ${sums}
             memref.store %g2, %ys[%o2] : memref<${ys_size}xf32, #gpu.address_space<workgroup>>
             memref.store %g3, %ys[%o3] : memref<${ys_size}xf32, #gpu.address_space<workgroup>>
             %srow = arith.addi %srow0, %pc : index
-            %ysd = memref.load %seedtab[%srow, %c0] : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>
-            %kf = memref.load %seedtab[%srow, %c1] : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>
-            %y, %kk = func.call @seed64(%ysd, %kf) : (${ft}, ${ft}) -> (f64, i64)
+            %ysd = memref.load %seed64[%srow, %c0] : memref<?x2xf64, #hal.descriptor_type<storage_buffer>>
+            %kf = memref.load %seed64[%srow, %c1] : memref<?x2xf64, #hal.descriptor_type<storage_buffer>>
+            %y, %kk = func.call @seed64(%ysd, %kf) : (f64, f64) -> (f64, i64)
             %ya = arith.mulf %y, %am : f64
             %y0 = arith.select %valid, %ya, %zero : f64
             %uv2 = vector.insert %u, %uv[%i] : f64 into vector<${kp}xf64>

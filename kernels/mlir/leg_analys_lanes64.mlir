@@ -43,9 +43,9 @@ ${legendre_core}
         // scale, and the weighted parts of F (@parts64) on the inverse scale (zeros past the
         // last pair).
         func.func private @pair(%xtab: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>,
-            %seedtab: memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
+            %seed64: memref<?x2xf64, #hal.descriptor_type<storage_buffer>>,
             %F: memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
-            %wtab: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %p: index,
+            %wtab64: memref<?xf64, #hal.descriptor_type<storage_buffer>>, %p: index,
             %npairs: index, %nlat: index, %b: index, %m: index, %am: f64)
             -> (f64, f64, f64, f64, f64, f64) {
           %c0 = arith.constant 0 : index
@@ -59,16 +59,16 @@ ${legendre_core}
           %x, %u = func.call @node64(%xtab, %pc) : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> (f64, f64)
           %mrow = arith.muli %m, %npairs : index
           %srow = arith.addi %mrow, %pc : index
-          %ys = memref.load %seedtab[%srow, %c0] : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>
-          %kf = memref.load %seedtab[%srow, %c1] : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>
-          %y, %lev = func.call @seed64(%ys, %kf) : (${ft}, ${ft}) -> (f64, i64)
+          %ys = memref.load %seed64[%srow, %c0] : memref<?x2xf64, #hal.descriptor_type<storage_buffer>>
+          %kf = memref.load %seed64[%srow, %c1] : memref<?x2xf64, #hal.descriptor_type<storage_buffer>>
+          %y, %lev = func.call @seed64(%ys, %kf) : (f64, f64) -> (f64, i64)
           %ya = arith.mulf %y, %am : f64
           %y0 = arith.select %valid, %ya, %zero : f64
           %c0l = arith.constant 0 : i64
           %live = arith.cmpi eq, %lev, %c0l : i64
           %scale = arith.select %live, %one, %down : f64
-          %g:4 = func.call @parts64(%F, %wtab, %x, %p, %npairs, %nlat, %b, %m)
-              : (memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
+          %g:4 = func.call @parts64(%F, %wtab64, %x, %p, %npairs, %nlat, %b, %m)
+              : (memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?xf64, #hal.descriptor_type<storage_buffer>>,
                  f64, index, index, index, index, index) -> (f64, f64, f64, f64)
           %g0 = arith.mulf %g#0, %scale : f64
           %g1 = arith.mulf %g#1, %scale : f64
@@ -224,14 +224,14 @@ ${steps}
           %nchain = func.call @chain_rows(%lmax, %mmax) : (index, index) -> index
           %xtab = hal.interface.binding.subspan layout(#leg_analys_layout) binding(0) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>{%npairs}
-          %seedtab = hal.interface.binding.subspan layout(#leg_analys_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly)
-              : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>{%nseed}
+          %seed64 = hal.interface.binding.subspan layout(#leg_analys_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly)
+              : memref<?x2xf64, #hal.descriptor_type<storage_buffer>>{%nseed}
           %polar = hal.interface.binding.subspan layout(#leg_analys_layout) binding(2) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>{%mc}
           %chain = hal.interface.binding.subspan layout(#leg_analys_layout) binding(3) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x5xf64, #hal.descriptor_type<storage_buffer>>{%nchain}
-          %wtab = hal.interface.binding.subspan layout(#leg_analys_layout) binding(4) alignment(64) offset(%c0) flags(ReadOnly)
-              : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>{%npairs}
+          %wtab64 = hal.interface.binding.subspan layout(#leg_analys_layout) binding(4) alignment(64) offset(%c0) flags(ReadOnly)
+              : memref<?xf64, #hal.descriptor_type<storage_buffer>>{%npairs}
           %F = hal.interface.binding.subspan layout(#leg_analys_layout) binding(${binding_F}) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>{%nfields, %nlat, %mc}
           %q = hal.interface.binding.subspan layout(#leg_analys_layout) binding(${binding_q}) alignment(64) offset(%c0)

@@ -39,7 +39,7 @@ ${legendre_core}
         // parts of one field; built on it (and on a shared one-part form), this kernel spilled
         // at its 128 registers.
         func.func private @fold(%F: memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
-            %wtab: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
+            %wtab64: memref<?xf64, #hal.descriptor_type<storage_buffer>>,
             %xtab: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, %p: index,
             %bf: index, %c: index, %npairs: index, %nlat: index, %nfields: index, %m: index) -> (f32, f32) {
           %c1 = arith.constant 1 : index
@@ -52,8 +52,7 @@ ${legendre_core}
           %pc = arith.minui %p, %plast : index
           %bc = arith.minui %bf, %blast : index
           %x, %u = func.call @node64(%xtab, %pc) : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> (f64, f64)
-          %w0 = memref.load %wtab[%pc] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-          %w1 = func.call @widen(%w0) : (${ft}) -> f64
+          %w1 = memref.load %wtab64[%pc] : memref<?xf64, #hal.descriptor_type<storage_buffer>>
           %w = arith.select %valid, %w1, %zero : f64
           %last = arith.subi %nlat, %c1 : index
           %s = arith.subi %last, %pc : index
@@ -76,24 +75,24 @@ ${legendre_core}
         // The lane's A fragments (hi, lo; even, then odd) of the pairs from %p (slot t) and
         // %p + 4 (slot t + 4), rows g (field %bg) and g + 8 (field %bg + 4), part %c.
         func.func private @gfrag(%F: memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
-            %wtab: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
+            %wtab64: memref<?xf64, #hal.descriptor_type<storage_buffer>>,
             %xtab: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, %p: index,
             %bg: index, %c: index, %npairs: index, %nlat: index, %nfields: index, %m: index)
             -> (vector<4x1xf32>, vector<4x1xf32>, vector<4x1xf32>, vector<4x1xf32>) {
           %c4 = arith.constant 4 : index
           %p4 = arith.addi %p, %c4 : index
           %bg4 = arith.addi %bg, %c4 : index
-          %e0, %o0 = func.call @fold(%F, %wtab, %xtab, %p, %bg, %c, %npairs, %nlat, %nfields, %m)
-              : (memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
+          %e0, %o0 = func.call @fold(%F, %wtab64, %xtab, %p, %bg, %c, %npairs, %nlat, %nfields, %m)
+              : (memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?xf64, #hal.descriptor_type<storage_buffer>>,
                  memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, index, index, index, index) -> (f32, f32)
-          %e1, %o1 = func.call @fold(%F, %wtab, %xtab, %p, %bg4, %c, %npairs, %nlat, %nfields, %m)
-              : (memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
+          %e1, %o1 = func.call @fold(%F, %wtab64, %xtab, %p, %bg4, %c, %npairs, %nlat, %nfields, %m)
+              : (memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?xf64, #hal.descriptor_type<storage_buffer>>,
                  memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, index, index, index, index) -> (f32, f32)
-          %e2, %o2 = func.call @fold(%F, %wtab, %xtab, %p4, %bg, %c, %npairs, %nlat, %nfields, %m)
-              : (memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
+          %e2, %o2 = func.call @fold(%F, %wtab64, %xtab, %p4, %bg, %c, %npairs, %nlat, %nfields, %m)
+              : (memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?xf64, #hal.descriptor_type<storage_buffer>>,
                  memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, index, index, index, index) -> (f32, f32)
-          %e3, %o3 = func.call @fold(%F, %wtab, %xtab, %p4, %bg4, %c, %npairs, %nlat, %nfields, %m)
-              : (memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
+          %e3, %o3 = func.call @fold(%F, %wtab64, %xtab, %p4, %bg4, %c, %npairs, %nlat, %nfields, %m)
+              : (memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?xf64, #hal.descriptor_type<storage_buffer>>,
                  memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, index, index, index, index) -> (f32, f32)
           %eh, %el = func.call @split4(%e0, %e1, %e2, %e3) : (f32, f32, f32, f32) -> (vector<4x1xf32>, vector<4x1xf32>)
           %oh, %ol = func.call @split4(%o0, %o1, %o2, %o3) : (f32, f32, f32, f32) -> (vector<4x1xf32>, vector<4x1xf32>)
@@ -227,14 +226,14 @@ ${warp_sum}
           %nchain = func.call @chain_rows(%lmax, %mmax) : (index, index) -> index
           %xtab = hal.interface.binding.subspan layout(#leg_analys_layout) binding(0) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>{%npairs}
-          %seedtab = hal.interface.binding.subspan layout(#leg_analys_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly)
-              : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>{%nseed}
+          %seed64 = hal.interface.binding.subspan layout(#leg_analys_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly)
+              : memref<?x2xf64, #hal.descriptor_type<storage_buffer>>{%nseed}
           %polar = hal.interface.binding.subspan layout(#leg_analys_layout) binding(2) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>{%mc}
           %chain = hal.interface.binding.subspan layout(#leg_analys_layout) binding(3) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x5xf64, #hal.descriptor_type<storage_buffer>>{%nchain}
-          %wtab = hal.interface.binding.subspan layout(#leg_analys_layout) binding(4) alignment(64) offset(%c0) flags(ReadOnly)
-              : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>{%npairs}
+          %wtab64 = hal.interface.binding.subspan layout(#leg_analys_layout) binding(4) alignment(64) offset(%c0) flags(ReadOnly)
+              : memref<?xf64, #hal.descriptor_type<storage_buffer>>{%npairs}
           %F = hal.interface.binding.subspan layout(#leg_analys_layout) binding(5) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>{%nfields, %nlat, %mc}
           %q = hal.interface.binding.subspan layout(#leg_analys_layout) binding(6) alignment(64) offset(%c0)
@@ -287,8 +286,8 @@ ${warp_sum}
           %plast = arith.subi %npairs, %c1 : index
           %pl = arith.addi %pw, %lane : index
           %plc = arith.minui %pl, %plast : index
-          %x, %u, %yseed = func.call @init(%xtab, %seedtab, %m, %plc, %npairs, %am)
-              : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
+          %x, %u, %yseed = func.call @init(%xtab, %seed64, %m, %plc, %npairs, %am)
+              : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x2xf64, #hal.descriptor_type<storage_buffer>>,
                  index, index, index, f64) -> (f64, f64, f64)
 
           // the lane's A fragments: pairs pw + 8 j + t (+ 4), columns g and g + 8 (fields

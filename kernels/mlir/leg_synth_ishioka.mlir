@@ -1,8 +1,9 @@
 // Legendre synthesis, F[b][i][m] = sum_{l=m..L} q[b][(l,m)] P_lm(cos theta_i), by the Ishioka
 // recurrence in float64 (ireesht/numerics/ishioka.py: one chain y_k per order and latitude pair, in
 // u = x^2, two fused multiply-adds per two degrees; the even degrees from modified
-// coefficients, the odd ones times x at the end). The plan's data (q, F, and the tables
-// but `chain`) may be float32: they are widened once, and only F is rounded back. Stage
+// coefficients, the odd ones times x at the end). The plan's data (q, F, and the tables xtab
+// and polar) may be float32: they are widened once, and only F is rounded back; the seeds
+// (seed64) and `chain` are float64 whatever the plan's type. Stage
 // contract and grid: docs/design.md, as leg_synth.mlir (the other scheme of this
 // family), whose workgroup order, polar rows and careful/lean loops this kernel shares
 // (legendre_core.mlir). A string.Template rendered by ireesht/codegen/mlir.
@@ -54,7 +55,7 @@ ${expand_f}
         // node's hi + lo, exact), u = x^2, and the seed y_0 = a_{m+1} P_mm = sqrt(2m + 3) P_mm
         // with its exponent counter.
         func.func private @init(%xtab: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>,
-                                %seedtab: memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
+                                %seed64: memref<?x2xf64, #hal.descriptor_type<storage_buffer>>,
                                 %m: index, %p0: index, %plast: index)
             -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>) {
           %c0 = arith.constant 0 : index
@@ -81,9 +82,9 @@ ${expand_f}
             %x = arith.addf %xh64, %xl64 : f64
             %u = arith.mulf %x, %x : f64
             %srow = arith.addi %mrow, %p : index
-            %ys = memref.load %seedtab[%srow, %c0] : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>
-            %kf = memref.load %seedtab[%srow, %c1] : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>
-            %y, %k = func.call @seed64(%ys, %kf) : (${ft}, ${ft}) -> (f64, i64)
+            %ys = memref.load %seed64[%srow, %c0] : memref<?x2xf64, #hal.descriptor_type<storage_buffer>>
+            %kf = memref.load %seed64[%srow, %c1] : memref<?x2xf64, #hal.descriptor_type<storage_buffer>>
+            %y, %k = func.call @seed64(%ys, %kf) : (f64, f64) -> (f64, i64)
             %ya = arith.mulf %y, %am : f64
             %xv2 = vector.insert %x, %xv[%i] : f64 into vector<${kp}xf64>
             %uv2 = vector.insert %u, %uv[%i] : f64 into vector<${kp}xf64>
@@ -375,8 +376,8 @@ ${put}
           %nchain = func.call @chain_rows(%lmax, %mmax) : (index, index) -> index
           %xtab = hal.interface.binding.subspan layout(#leg_synth_layout) binding(0) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>{%npairs}
-          %seedtab = hal.interface.binding.subspan layout(#leg_synth_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly)
-              : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>{%nseed}
+          %seed64 = hal.interface.binding.subspan layout(#leg_synth_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly)
+              : memref<?x2xf64, #hal.descriptor_type<storage_buffer>>{%nseed}
           %polar = hal.interface.binding.subspan layout(#leg_synth_layout) binding(2) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>{%mc}
           %chain = hal.interface.binding.subspan layout(#leg_synth_layout) binding(3) alignment(64) offset(%c0) flags(ReadOnly)
@@ -435,8 +436,8 @@ ${first_field}
           // past the last pair, a thread repeats it (and stores nothing)
           %plast = arith.subi %npairs, %c1 : index
           %idle = arith.cmpi uge, %p0, %npairs : index
-          %x, %u, %yseed, %k0 = func.call @init(%xtab, %seedtab, %m, %p0, %plast)
-              : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
+          %x, %u, %yseed, %k0 = func.call @init(%xtab, %seed64, %m, %p0, %plast)
+              : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x2xf64, #hal.descriptor_type<storage_buffer>>,
                  index, index, index) -> (vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xf64>, vector<${kp}xi64>)
           // true when the plan needs no careful loop (every seed starts live, or the sums
           // carry the one level below: ireesht/codegen/mlir): it then folds away

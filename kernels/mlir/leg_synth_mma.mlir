@@ -275,8 +275,8 @@ ${store}
           %nchain = func.call @chain_rows(%lmax, %mmax) : (index, index) -> index
           %xtab = hal.interface.binding.subspan layout(#leg_synth_layout) binding(0) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>{%npairs}
-          %seedtab = hal.interface.binding.subspan layout(#leg_synth_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly)
-              : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>{%nseed}
+          %seed64 = hal.interface.binding.subspan layout(#leg_synth_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly)
+              : memref<?x2xf64, #hal.descriptor_type<storage_buffer>>{%nseed}
           %polar = hal.interface.binding.subspan layout(#leg_synth_layout) binding(2) alignment(64) offset(%c0) flags(ReadOnly)
               : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>{%mc}
           %chain = hal.interface.binding.subspan layout(#leg_synth_layout) binding(3) alignment(64) offset(%c0) flags(ReadOnly)
@@ -343,11 +343,11 @@ ${store}
           %three = arith.constant 3.0 : f64
           %m2 = math.fma %two, %mf, %three : f64
           %am = math.sqrt %m2 : f64
-          %x0, %u0, %s0 = func.call @init(%xtab, %seedtab, %m, %pc0c, %npairs, %am)
-              : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
+          %x0, %u0, %s0 = func.call @init(%xtab, %seed64, %m, %pc0c, %npairs, %am)
+              : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x2xf64, #hal.descriptor_type<storage_buffer>>,
                  index, index, index, f64) -> (f64, f64, f64)
-          %x1, %u1, %s1 = func.call @init(%xtab, %seedtab, %m, %pc1c, %npairs, %am)
-              : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
+          %x1, %u1, %s1 = func.call @init(%xtab, %seed64, %m, %pc1c, %npairs, %am)
+              : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, memref<?x2xf64, #hal.descriptor_type<storage_buffer>>,
                  index, index, index, f64) -> (f64, f64, f64)
           %x = vector.from_elements %x0, %x1 : vector<2xf64>
           %u = vector.from_elements %u0, %u1 : vector<2xf64>

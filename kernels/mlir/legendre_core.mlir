@@ -320,10 +320,10 @@ ${widen}
 ${narrow}
         }
 
-        // A seed (y, k) of the plan's seed table as the float64 state (y', k'), the same
-        // value (exact: times a power of two) on the state's scale
-        // (ireesht/geometry.py ISHIOKA_SCALING).
-        func.func private @seed64(%ys: ${ft}, %kf: ${ft}) -> (f64, i64) {
+        // A seed (y, k) of the float64 seed table (seed64, whatever the plan's type) as the
+        // float64 state (y', k'), the same value (exact: times a power of two) on the state's
+        // scale (ireesht/geometry.py ISHIOKA_SCALING).
+        func.func private @seed64(%ys: f64, %kf: f64) -> (f64, i64) {
 ${seed64}
         }
 
@@ -365,7 +365,7 @@ ${seed64}
         // float64: w (F_n + F_s) re, im, w x (F_n - F_s) re, im (zeros past the last pair; a
         // row is its own mirror at the equator of an odd grid).
         func.func private @parts64(%F: memref<?x?x?x2x${ft}, #hal.descriptor_type<storage_buffer>>,
-            %wtab: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %x: f64, %p: index,
+            %wtab64: memref<?xf64, #hal.descriptor_type<storage_buffer>>, %x: f64, %p: index,
             %npairs: index, %nlat: index, %b: index, %m: index) -> (f64, f64, f64, f64) {
           %c0 = arith.constant 0 : index
           %c1 = arith.constant 1 : index
@@ -373,8 +373,7 @@ ${seed64}
           %plast = arith.subi %npairs, %c1 : index
           %valid = arith.cmpi ult, %p, %npairs : index
           %pc = arith.minui %p, %plast : index
-          %w0 = memref.load %wtab[%pc] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-          %w1 = func.call @widen(%w0) : (${ft}) -> f64
+          %w1 = memref.load %wtab64[%pc] : memref<?xf64, #hal.descriptor_type<storage_buffer>>
           %w = arith.select %valid, %w1, %zero : f64
           %last = arith.subi %nlat, %c1 : index
           %s = arith.subi %last, %pc : index
@@ -429,16 +428,16 @@ ${seed64}
         // The pair's x, u and seed y_0 = a_{m+1} P_mm = sqrt(2m + 3) P_mm (every seed of these
         // plans is live: its level is 0).
         func.func private @init(%xtab: memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>,
-            %seedtab: memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>, %m: index, %p: index,
+            %seed64: memref<?x2xf64, #hal.descriptor_type<storage_buffer>>, %m: index, %p: index,
             %npairs: index, %am: f64) -> (f64, f64, f64) {
           %c0 = arith.constant 0 : index
           %c1 = arith.constant 1 : index
           %x, %u = func.call @node64(%xtab, %p) : (memref<?x4x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> (f64, f64)
           %mrow = arith.muli %m, %npairs : index
           %srow = arith.addi %mrow, %p : index
-          %ys = memref.load %seedtab[%srow, %c0] : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>
-          %kf = memref.load %seedtab[%srow, %c1] : memref<?x2x${ft}, #hal.descriptor_type<storage_buffer>>
-          %y, %k = func.call @seed64(%ys, %kf) : (${ft}, ${ft}) -> (f64, i64)
+          %ys = memref.load %seed64[%srow, %c0] : memref<?x2xf64, #hal.descriptor_type<storage_buffer>>
+          %kf = memref.load %seed64[%srow, %c1] : memref<?x2xf64, #hal.descriptor_type<storage_buffer>>
+          %y, %k = func.call @seed64(%ys, %kf) : (f64, f64) -> (f64, i64)
           %ya = arith.mulf %y, %am : f64
           return %x, %u, %ya : f64, f64, f64
         }

@@ -171,37 +171,36 @@ def test_ishioka_recurrence_matches_reference(vulkan, rng, lmax, mmax, nlat, nph
 def test_ishioka_recurrence_rescales_seeds_below_the_live_range(vulkan, rng):
     # With the kernel's float64 scaling every seed that lmax 255 runs starts live (its true
     # value); on a scale of 64 bits, live down to 2^-48 and rescaled past 2^32 (the variant's
-    # parameters), the seeds of lmax 255 (exponent counters k = 0 .. -3 of 64 bits in the
-    # float32 table) start on four levels: the careful loops count level -1, drop the levels
-    # below, and rescale
+    # parameters), the seeds of lmax 255 (exponent counters k = 0, -1 of 256 bits in the
+    # float64 table, seed64) start on levels 0 and -4, those on -4 far above 2^32: the careful
+    # loops drop the levels below -1, rescale one level per check, and count level -1
     scaling = {"live_bits": 48, "scale_bits": 64, "threshold_bits": 32}
     mod = build(255, variants={"leg_synth": {"name": "ishioka", **scaling}})
     t, p = device_tables(mod.plan), mod.plan
-    k = t["seedtab"][:, 1].reshape(p.mc, p.npairs)
+    k = t["seed64"][:, 1].reshape(p.mc, p.npairs)
     run = [k[m, int(t["polar"][m]):] for m in range(p.mc)]
-    assert set(np.concatenate(run).astype(int)) == {0, -1, -2, -3}
-    assert geometry.lowest_level(p, 48, 64) < -1
+    assert set(np.concatenate(run).astype(int)) == {0, -1}
+    assert geometry.lowest_level(p, 48, 64) == -4
     q = random_coefficients(rng, 255, 255, (2,))
     assert rel_l2(mod.synth(q), reference.synth(q, 255, 255, p.make_grid())) <= ISHIOKA_TOL
 
 
 def test_ishioka_recurrence_sums_the_level_below_without_careful_loop(vulkan, rng):
-    # On a scale of 192 bits, live down to 2^-48, the seeds of lmax 255 start on levels 0 and
-    # -1 (float32 table: exponents down to -201); a float32 plan of one field then leaves the
-    # careful loop out, adds level -1's values unscaled and scales their sums at the store, as
-    # lmax 2047 does with the kernel's own scaling. Float64 data (seeds down to 2^-307: level
-    # -2) keeps the careful loop.
-    synth = {"leg_synth": {"name": "ishioka", "live_bits": 48, "scale_bits": 192,
+    # On a scale of 256 bits, live down to 2^-48, the seeds of lmax 255 start on levels 0 and
+    # -1 (exponents down to -201); a float32 plan of one field then leaves the careful loop
+    # out, adds level -1's values unscaled and scales their sums at the store, as lmax 2047
+    # does with the kernel's own scaling. Float64 data (the same seeds) keeps the careful loop.
+    synth = {"leg_synth": {"name": "ishioka", "live_bits": 48, "scale_bits": 256,
                            "threshold_bits": 128}}
     mod = build(255, variants=synth)
-    assert geometry.lowest_level(mod.plan, 48, 192) == -1
+    assert geometry.lowest_level(mod.plan, 48, 256) == -1
     text = kernels_mlir.render_stage(mod.plan, "leg_synth", template_values(mod.plan))
     assert "%lean_only = arith.constant true" in text
     assert "%level_sums = arith.constant true" in text
     q = random_coefficients(rng, 255, 255, (2,))
     assert rel_l2(mod.synth(q), reference.synth(q, 255, 255, mod.plan.make_grid())) <= ISHIOKA_TOL
     p64 = Plan.create(255, target="vulkan", kernels="mlir", dtype="float64", variants=synth)
-    assert geometry.lowest_level(p64, 48, 192) == -2
+    assert geometry.lowest_level(p64, 48, 256) == -1
     text = kernels_mlir.render_stage(p64, "leg_synth", template_values(p64))
     assert "%lean_only = arith.constant false" in text
     assert "%level_sums = arith.constant false" in text
@@ -224,15 +223,17 @@ def test_ishioka_analysis_with_two_pairs_per_thread(vulkan, rng):
 
 @pytest.mark.parametrize("lmax, kw, live_bits, segments", [
     (63, dict(nlat=601, nphi=128), 800, 0),  # odd grid: the equator row; 301 pairs, 3 chunks
-    (47, dict(mmax=30, nlat=480, nphi=96), 60, 0),  # mmax < lmax; seeds below 2^-60: level -1
+    # mmax < lmax; the seeds below 2^-128 (seed64's k = -1: 2^-256 < 2^-60) on level -1
+    (150, dict(mmax=100, nlat=480, nphi=256), 60, 0),
     (63, dict(mmax=50, nlat=97, nphi=128), 800, 7),  # 49 pairs: segments of 7 steps
 ])
 def test_lanes64_analysis_on_lavapipe(vulkan, rng, lmax, kw, live_bits, segments):
     # The CUDA analysis of one float32 field (leg_analys_lanes64.mlir: float64 sums over
     # groups of four lanes, float64 shuffles), asked for on Vulkan so that CI runs it: with
     # at most four pairs per thread (SPIR-V vectors hold four; CUDA's kernel takes eight) in
-    # chunks of 128 pairs (32 threads), by whole orders (variant lanes64) with the seeds below
-    # 2^-live_bits on level -1 (lmax 2047 has such seeds from 2^-800 down), which run scaled;
+    # chunks of 128 pairs (32 threads), by whole orders (variant lanes64) with the seeds whose
+    # scale 2^(256 k) in seed64 lies below 2^-live_bits on level -1 (lmax 2047 has such seeds
+    # from 2^-896 down), which run scaled;
     # or in segments (lanes64_segments, segment_min lowered) from the restart tables.
     import iree.runtime as rt
 

@@ -144,9 +144,10 @@ def _pair_store(target: str, ft: str, buf: str, at: str, at1: str, x: str, y: st
 
 def _ishioka_conversions(ft: str, scaling: dict = ISHIOKA_SCALING) -> dict[str, str]:
     """Bodies of leg_synth_ishioka.mlir's ``@widen``, ``@narrow`` and ``@seed64`` for data
-    type ``ft``. A seed y 2^(E) of the seed table (E = S k, S of ``ft``) becomes
-    y 2^(E - S' k') 2^(S' k') with k' = floor((E + LIVE) / S') (``ISHIOKA_SCALING``): so
-    ``E - S' k'`` lies in [-LIVE, S' - LIVE), and the power of two is built from its bits."""
+    type ``ft``. A seed y 2^(E) of the float64 seed table ``seed64`` (E = S k, S of float64,
+    whatever ``ft``) becomes y 2^(E - S' k') 2^(S' k') with k' = floor((E + LIVE) / S')
+    (``ISHIOKA_SCALING``): so ``E - S' k'`` lies in [-LIVE, S' - LIVE), and the power of two
+    is built from its bits."""
     b = scaling
     if ft == "f64":
         conv = {"widen": "          return %v : f64", "narrow": "          return %v : f64"}
@@ -154,9 +155,8 @@ def _ishioka_conversions(ft: str, scaling: dict = ISHIOKA_SCALING) -> dict[str, 
         conv = {"widen": "          %w = arith.extf %v : f32 to f64\n          return %w : f64",
                 "narrow": "          %w = arith.truncf %v : f64 to f32\n          return %w : f32"}
     conv["seed64"] = "\n".join([
-        f"          %y = func.call @widen(%ys) : ({ft}) -> f64",
-        f"          %k = arith.fptosi %kf : {ft} to i64",
-        f"          %sb = arith.constant {FLOAT_FORMATS[ft]['scale_bits']} : i64",
+        "          %k = arith.fptosi %kf : f64 to i64",
+        f"          %sb = arith.constant {FLOAT_FORMATS['f64']['scale_bits']} : i64",
         f"          %live = arith.constant {b['live_bits']} : i64",
         f"          %s2 = arith.constant {b['scale_bits']} : i64",
         "          %bias = arith.constant 1023 : i64",
@@ -169,6 +169,6 @@ def _ishioka_conversions(ft: str, scaling: dict = ISHIOKA_SCALING) -> dict[str, 
         "          %be = arith.addi %sh, %bias : i64",
         "          %bits = arith.shli %be, %c52 : i64",
         "          %p = arith.bitcast %bits : i64 to f64",
-        "          %y2 = arith.mulf %y, %p : f64",
+        "          %y2 = arith.mulf %ys, %p : f64",
         "          return %y2, %k2 : f64, i64"])
     return conv

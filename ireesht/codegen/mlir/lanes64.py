@@ -111,14 +111,14 @@ def _lanes64_init(kp: int, wg: int, ft: str, segments: bool) -> str:
     stay in registers; with ``segments`` also the chain's state at the segment's first step
     (%yav, %ybv, ``@restart``), else the state before the first step (%zk)."""
     buf = "#hal.descriptor_type<storage_buffer>"
-    types = (f"(memref<?x4x{ft}, {buf}>, memref<?x2x{ft}, {buf}>, memref<?x?x?x2x{ft}, {buf}>, "
-             f"memref<?x{ft}, {buf}>, index, index, index, index, index, f64) -> "
+    types = (f"(memref<?x4x{ft}, {buf}>, memref<?x2xf64, {buf}>, memref<?x?x?x2x{ft}, {buf}>, "
+             f"memref<?xf64, {buf}>, index, index, index, index, index, f64) -> "
              "(f64, f64, f64, f64, f64, f64)")
     lines = []
     for i in range(kp):
         lines += [f"%pi{i} = arith.constant {wg * i} : index",
                   f"%p{i} = arith.addi %cp, %pi{i} : index",
-                  f"%r{i}:6 = func.call @pair(%xtab, %seedtab, %F, %wtab, %p{i}, %npairs, %nlat, "
+                  f"%r{i}:6 = func.call @pair(%xtab, %seed64, %F, %wtab64, %p{i}, %npairs, %nlat, "
                   f"%b, %m, %am) : {types}"]
     vectors = [(name, [f"%r{i}#{n}" for i in range(kp)])
                for n, name in enumerate(("%uv", "%yv", "%h0", "%h1", "%h2", "%h3"))]

@@ -179,14 +179,14 @@ def _mma_analys_frags(ft: str) -> str:
     %gf<j>#0 .. #3 (even hi, lo, odd hi, lo)."""
     pad = " " * 10
     buf = f"memref<?x?x?x2x{ft}, #hal.descriptor_type<storage_buffer>>"
-    w = f"memref<?x{ft}, #hal.descriptor_type<storage_buffer>>"
+    w = "memref<?xf64, #hal.descriptor_type<storage_buffer>>"
     x = f"memref<?x4x{ft}, #hal.descriptor_type<storage_buffer>>"
     frag = ", ".join(["vector<4x1xf32>"] * 4)
     lines = []
     for j in range(4):
         lines += [f"%gp{j}c = arith.constant {8 * j} : index",
                   f"%gp{j} = arith.addi %pt, %gp{j}c : index",
-                  f"%gf{j}:4 = func.call @gfrag(%F, %wtab, %xtab, %gp{j}, %bg, %cg, %npairs, %nlat, "
+                  f"%gf{j}:4 = func.call @gfrag(%F, %wtab64, %xtab, %gp{j}, %bg, %cg, %npairs, %nlat, "
                   f"%nfields, %m) : ({buf}, {w}, {x}, index, index, index, index, index, index, "
                   f"index) -> ({frag})"]
     return "\n".join(pad + line for line in lines)
