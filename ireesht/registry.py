@@ -112,6 +112,7 @@ _CUDA1 = "H200 CUDA table, 1 field (BENCHMARKS.md at 0fe4803); variants suite"
 _CUDA16 = "H200 CUDA table, 16 fields (BENCHMARKS.md at 0fe4803); variants suite"
 _VULKAN = "H200 Vulkan table (BENCHMARKS.md at 0fe4803)"
 _CPU32 = "CPU target against ducc0 (float32 accuracy)"
+_GPU32 = "GPU float32 accuracy against ducc0 (H100)"
 
 
 def _tensor_cores(req, params) -> bool:
@@ -208,6 +209,17 @@ VARIANTS: tuple[Variant, ...] = (
             _VULKAN, "leg_analys.mlir", "mlir.legendre:analys_values",
             _STANDARD_TABLES + ("wtab",), _GPU),
     # --- MLIR family: Fourier stages ------------------------------------------------------
+    # float32 plans of the float64 Legendre stages: the same kernels in float64 on float32
+    # buffers (``${io}``), as the C family's "float64" rows
+    Variant("mlir", "fft_synth", "float64", "fft in float64",
+            "float32 plans with the ishioka Legendre stages: error per transform 0.9-3e-7 -> "
+            "2.5e-8, torch-harmonics' 16 roundtrips at lmax 255 1.3e-6 -> 8.8e-7 (lavapipe)",
+            _GPU32, "fft_synth.mlir", "mlir.fft:stage_values", ("twiddle64",),
+            ("cuda", "vulkan"), ("float32",), "ishioka", _scalar, auto=_cuda_one_field,
+            needs=("float64",)),
+    Variant("mlir", "fft_analys", "float64", "fft in float64", "as fft_synth", _GPU32,
+            "fft_analys.mlir", "mlir.fft:stage_values", ("twiddle64",), ("cuda", "vulkan"),
+            ("float32",), "ishioka", _scalar, auto=_cuda_one_field, needs=("float64",)),
     Variant("mlir", "fft_synth", "fft", "fft",
             "Stockham FFT in workgroup memory (radix 16, 8, 4, 2, 3, 5) where nphi / 2 is "
             "2^a 3^b 5^c and nphi <= 4096, else a direct DFT",

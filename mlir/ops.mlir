@@ -17,13 +17,13 @@
           -> %${leg_synth_ws}{%b}
 ${clauses_leg_synth}
 // stage: op_fft_synth
-    %f = ${dispatch_fft_synth}(%nlat, %nphi, %mc, %nb, %twiddle, %F)
-        : (i32, i32, i32, i32, tensor<${ntw}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>{%b})
+    %f = ${dispatch_fft_synth}(%nlat, %nphi, %mc, %nb, ${fft_synth_table_args}, %F)
+        : (i32, i32, i32, i32, ${fft_synth_table_types}, tensor<?x${nlat}x${mc}x2x${ft}>{%b})
           -> tensor<?x${nlat}x${nphi}x${ft}>{%b}
 ${clauses_fft_synth}
 // stage: op_fft_analys
-    %F = ${dispatch_fft_analys}(%nlat, %nphi, %mc, %nb, %twiddle, %f, %F_ws)
-        : (i32, i32, i32, i32, tensor<${ntw}x2x${ft}>, tensor<?x${nlat}x${nphi}x${ft}>{%b},
+    %F = ${dispatch_fft_analys}(%nlat, %nphi, %mc, %nb, ${fft_analys_table_args}, %f, %F_ws)
+        : (i32, i32, i32, i32, ${fft_analys_table_types}, tensor<?x${nlat}x${nphi}x${ft}>{%b},
            tensor<?x${nlat}x${mc}x2x${ft}>{%b})
           -> %F_ws{%b}
 ${clauses_fft_analys}

@@ -104,6 +104,11 @@ VARIANT_CASES = {
     "l1023_b1_standard": (dict(lmax=1023, targets=("cuda",), recurrence="standard"), 1),
     "l1023_b16_lane_sums": (dict(lmax=1023, targets=("cuda",), fields_per_thread=4,
                                  variants={"leg_analys": "lane_sums"}), 16),
+    # the Fourier stages in float32, where auto takes them in float64
+    **{f"{name}_b1_fft32": (dict(**kw, targets=("cuda",),
+                                 variants={"fft_synth": "fft", "fft_analys": "fft"}), 1)
+       for name, kw in (("l255", dict(lmax=255)), ("l1023", dict(lmax=1023)),
+                        ("weather", WEATHER))},
 }
 # the training step of ``train``: the layers' plan on the weather grid (torch-harmonics' lmax and
 # mmax counts 720: degrees 0..719), built for batches (B x C = 256 fields per transform)

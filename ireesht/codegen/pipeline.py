@@ -29,8 +29,9 @@ def mlir_dir() -> Path:
 
 def _tables(plan, fn: str, names: tuple[str, ...]) -> dict[str, str]:
     """The table parameters, arguments and types of function ``fn`` ("synth", "analys",
-    "vsynth", "vanalys") in pipeline.mlir, and for synth / analys those of its Legendre dispatch
-    in ops.mlir (its variant's tables), for the tables ``names`` in order."""
+    "vsynth", "vanalys") in pipeline.mlir, and for synth / analys those of its Legendre and
+    Fourier dispatches in ops.mlir (their variants' tables), for the tables ``names`` in
+    order."""
     types = {k: f"tensor<{shape}x{et}>" for k, (shape, et) in table_shapes(plan).items()}
     values = {
         f"{fn}_table_params": ", ".join(f"%{n}: {types[n]}" for n in names),
@@ -39,11 +40,13 @@ def _tables(plan, fn: str, names: tuple[str, ...]) -> dict[str, str]:
     }
     if fn not in ("synth", "analys"):  # the vector functions call synth / analys
         return values
-    leg = plan.variant(f"leg_{fn}").tables
+    leg, fft = plan.variant(f"leg_{fn}").tables, plan.variant(f"fft_{fn}").tables
     return {
         **values,
         f"leg_{fn}_table_args": ", ".join(f"%{n}" for n in leg),
         f"leg_{fn}_table_types": ", ".join(types[n] for n in leg),
+        f"fft_{fn}_table_args": ", ".join(f"%{n}" for n in fft),
+        f"fft_{fn}_table_types": ", ".join(types[n] for n in fft),
         f"leg_{fn}_bindings": "\n".join(
             f"  #hal.pipeline.binding<storage_buffer, ReadOnly>,  // {n}" for n in leg),
     }

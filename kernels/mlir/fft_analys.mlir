@@ -20,8 +20,11 @@
 //
 // string.Template placeholders: ${exe} ${target} ${pipeline} ${ft} ${nlat}, and fft_funcs /
 // fft_core: the butterflies and the FFT passes of kernels/mlir/fft_core.mlir, in this stage's
-// direction. The buffers are typed
-// from the push constants, so one compiled kernel serves every NP, mc and B.
+// direction. ft is the arithmetic type (of twiddle and workgroup memory), io that of f and F
+// (f32 where a float32 plan's variant "float64" computes in f64); load_io names the function
+// that reads f's pairs, load_v and store_sum are the direct DFT's accesses to single points
+// of f and F (converted where the types differ: ireesht/codegen/mlir/fft.py). The buffers are
+// typed from the push constants, so one compiled kernel serves every NP, mc and B.
 hal.executable private @${exe} {
   hal.executable.variant public @v target(${target}) {
     hal.executable.export public @main ordinal(0) layout(#fft_layout)
@@ -33,10 +36,10 @@ hal.executable private @${exe} {
     builtin.module {
         // Input z_k = f_2k + i f_2k+1 of the FFT, from row %fb of f [.][NP] (@pair_load: one
         // load on CUDA only). Called by fft_core's first pass.
-        func.func private @src(%f: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %fb: index, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %n: index, %lim: index, %k: index) -> (${ft}, ${ft}) {
+        func.func private @src(%f: memref<?x${io}, #hal.descriptor_type<storage_buffer>>, %fb: index, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %n: index, %lim: index, %k: index) -> (${ft}, ${ft}) {
           %k2 = arith.addi %k, %k : index
           %o = arith.addi %fb, %k2 : index
-          %re, %im = func.call @pair_load(%f, %o) : (memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> (${ft}, ${ft})
+          %re, %im = func.call @${load_io}(%f, %o) : (memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index) -> (${ft}, ${ft})
           return %re, %im : ${ft}, ${ft}
         }
 ${fft_funcs}
@@ -68,8 +71,8 @@ ${fft_funcs}
         %rmc = arith.muli %rows, %mc : index
         %nF = arith.muli %rmc, %c2 : index
         %tw = hal.interface.binding.subspan layout(#fft_layout) binding(0) alignment(64) offset(%c0) flags(ReadOnly) : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>{%ntw}
-        %f = hal.interface.binding.subspan layout(#fft_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly) : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>{%nf}
-        %F = hal.interface.binding.subspan layout(#fft_layout) binding(2) alignment(64) offset(%c0) : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>{%nF}
+        %f = hal.interface.binding.subspan layout(#fft_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly) : memref<?x${io}, #hal.descriptor_type<storage_buffer>>{%nf}
+        %F = hal.interface.binding.subspan layout(#fft_layout) binding(2) alignment(64) offset(%c0) : memref<?x${io}, #hal.descriptor_type<storage_buffer>>{%nF}
         %wx = hal.interface.workgroup.id[0] : index
         %wy = hal.interface.workgroup.id[1] : index
         %tid = gpu.thread_id x
@@ -82,12 +85,12 @@ ${fft_funcs}
         scf.if %fast {
           %n = arith.shrui %np, %c1 : index
           // the first pass reads @src (the row); the last leaves y in workgroup memory
-          %srcm = memref.cast %f : memref<?x${ft}, #hal.descriptor_type<storage_buffer>> to memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+          %srcm = memref.cast %f : memref<?x${io}, #hal.descriptor_type<storage_buffer>> to memref<?x${io}, #hal.descriptor_type<storage_buffer>>
           %sbase = arith.addi %fb, %c0 : index
           %lim = arith.addi %n, %c0 : index
           %out_global = arith.constant false
           %stage_first16 = arith.constant false
-          %dst = memref.cast %F : memref<?x${ft}, #hal.descriptor_type<storage_buffer>> to memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+          %dst = memref.cast %F : memref<?x${io}, #hal.descriptor_type<storage_buffer>> to memref<?x${io}, #hal.descriptor_type<storage_buffer>>
           %dbase = arith.addi %c0, %c0 : index
 ${fft_core}
           // Split: E_m = (Z_m + conj Z_{n-m}) / 2 (even samples), O_m = (Z_m - conj Z_{n-m}) / 2i
@@ -127,7 +130,7 @@ ${fft_core}
             %Fi = arith.addf %ei, %qi : ${ft}
             %m2 = arith.muli %m, %c2 : index
             %o = arith.addi %Fb, %m2 : index
-            func.call @pair_store(%F, %o, %Fr, %Fi) : (memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, ${ft}, ${ft}) -> ()
+            func.call @pair_store(%F, %o, %Fr, %Fi) : (memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, ${ft}, ${ft}) -> ()
           }
         } else {
           // DIRECT. S lanes per m (a power of two, S mc <= WG) so that small mc still uses the
@@ -184,7 +187,7 @@ ${fft_core}
                   %x = scf.if %in -> (${ft}) {
                     %o1 = arith.addi %fb, %t0 : index
                     %o = arith.addi %o1, %t : index
-                    %v = memref.load %f[%o] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+${load_v}
                     scf.yield %v : ${ft}
                   } else {
                     scf.yield %zero : ${ft}
@@ -259,8 +262,7 @@ ${fft_core}
               %m2 = arith.muli %m, %c2 : index
               %o = arith.addi %Fb, %m2 : index
               %o1 = arith.addi %o, %c1 : index
-              memref.store %sum#0, %F[%o] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
-              memref.store %sum#1, %F[%o1] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+${store_sum}
             }
           }
         }

@@ -94,12 +94,12 @@
         }
 
         // The floats at %o and %o + 1 of a buffer (%o even: a rotation, a complex value of a
-        // row or of F), read and written as one access on CUDA (ireesht/codegen/mlir
-        // _pair_access).
+        // row or of F), read and written as one access on CUDA (ireesht/codegen/mlir/fft.py
+        // _pair_access); @pair_store writes the stage's output, of type io.
         func.func private @pair_load(%a: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %o: index) -> (${ft}, ${ft}) {
 ${pair_load}
         }
-        func.func private @pair_store(%a: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %o: index, %x: ${ft}, %y: ${ft}) {
+        func.func private @pair_store(%a: memref<?x${io}, #hal.descriptor_type<storage_buffer>>, %o: index, %x: ${ft}, %y: ${ft}) {
 ${pair_store}
         }
 
@@ -126,10 +126,10 @@ ${pair_store}
         // spectrum), so that no pass of its own stages it in workgroup memory; else x[%i],
         // rotated by %tw[%t] when %rot.
         func.func private @get(%first: i1, %rot: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
-            %i: index, %half: index, %t: index, %srcm: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %sbase: index, %n: index, %lim: index) -> (${ft}, ${ft}) {
+            %i: index, %half: index, %t: index, %srcm: memref<?x${io}, #hal.descriptor_type<storage_buffer>>, %sbase: index, %n: index, %lim: index) -> (${ft}, ${ft}) {
           %v:2 = scf.if %first -> (${ft}, ${ft}) {
             %a:2 = func.call @src(%srcm, %sbase, %tw, %n, %lim, %i)
-                : (memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+                : (memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             scf.yield %a#0, %a#1 : ${ft}, ${ft}
           } else {
             %b:2 = scf.if %rot -> (${ft}, ${ft}) {
@@ -152,13 +152,13 @@ ${pair_store}
         // points f_2j, f_2j+1 at %dst[%dbase + 2 j] (the lanes' j are consecutive there: p =
         // n / R, k = i). A put takes one branch per butterfly between the two (one per
         // output: lmax 1023, 16 fields, 164 against 154 us on an H200).
-        func.func private @out(%glob: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %dst: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %dbase: index,
+        func.func private @out(%glob: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %dst: memref<?x${io}, #hal.descriptor_type<storage_buffer>>, %dbase: index,
             %j: index, %half: index, %re: ${ft}, %im: ${ft}) {
           scf.if %glob {
             %c2 = arith.constant 2 : index
             %j2 = arith.muli %j, %c2 : index
             %o = arith.addi %dbase, %j2 : index
-            func.call @pair_store(%dst, %o, %re, %im) : (memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, ${ft}, ${ft}) -> ()
+            func.call @pair_store(%dst, %o, %re, %im) : (memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, ${ft}, ${ft}) -> ()
           } else {
             %jh = arith.addi %j, %half : index
             memref.store %re, %sm[%j] : memref<4096x${ft}, #gpu.address_space<workgroup>>
@@ -171,7 +171,7 @@ ${pair_store}
         // %p2 = 2 p) whose rotations exp(2 pi i r k / (4 p)) start at %tw[%tb] (the pass's block
         // of ireesht/numerics/fourier.py): y_r = sum_s x[i + s n/4] exp(${sign}2 pi i r s / 4) rotated.
         func.func private @radix4(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
-            %i: index, %nb4: index, %half: index, %pm1: index, %p2: index, %tb: index, %first: i1, %srcm: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %sbase: index, %n: index, %lim: index) -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
+            %i: index, %nb4: index, %half: index, %pm1: index, %p2: index, %tb: index, %first: i1, %srcm: memref<?x${io}, #hal.descriptor_type<storage_buffer>>, %sbase: index, %n: index, %lim: index) -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
           %c0 = arith.constant 0 : index
           %true = arith.constant true
           %false = arith.constant false
@@ -187,19 +187,19 @@ ${pair_store}
             %i2 = arith.addi %i, %nb4x2 : index
             %i3 = arith.addi %i, %nb4x3 : index
             %a0r, %a0i = func.call @get(%first, %false, %sm, %tw, %i, %half, %c0, %srcm, %sbase, %n, %lim)
-                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %k2 = arith.muli %k, %c2 : index
             // a_r = b_r exp(s i theta_r): b_r = x[i + r n/4], exp(i theta_r) the block's entry
             // (r - 1) p + k
             %t1 = arith.addi %tb, %k2 : index
             %a1r, %a1i = func.call @get(%first, %true, %sm, %tw, %i1, %half, %t1, %srcm, %sbase, %n, %lim)
-                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %t2 = arith.addi %t1, %p2 : index
             %a2r, %a2i = func.call @get(%first, %true, %sm, %tw, %i2, %half, %t2, %srcm, %sbase, %n, %lim)
-                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %t3 = arith.addi %t2, %p2 : index
             %a3r, %a3i = func.call @get(%first, %true, %sm, %tw, %i3, %half, %t3, %srcm, %sbase, %n, %lim)
-                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %s02r = arith.addf %a0r, %a2r : ${ft}
             %s02i = arith.addf %a0i, %a2i : ${ft}
             %d02r = arith.subf %a0r, %a2r : ${ft}
@@ -225,7 +225,7 @@ ${pair_store}
         }
 
         // The outputs of @radix4's butterfly %i to y[(i - k) 4 + k + r p], k = i mod p.
-        func.func private @put4(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %i: index, %pm1: index, %p: index, %half: index, %glob: i1, %dst: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %dbase: index,
+        func.func private @put4(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %i: index, %pm1: index, %p: index, %half: index, %glob: i1, %dst: memref<?x${io}, #hal.descriptor_type<storage_buffer>>, %dbase: index,
             %y0r: ${ft}, %y0i: ${ft}, %y1r: ${ft}, %y1i: ${ft}, %y2r: ${ft}, %y2i: ${ft}, %y3r: ${ft}, %y3i: ${ft}) {
           %c4 = arith.constant 4 : index
           %gt = arith.constant true
@@ -240,13 +240,13 @@ ${pair_store}
               %j2 = arith.addi %j1, %p : index
               %j3 = arith.addi %j2, %p : index
               func.call @out(%gt, %sm, %dst, %dbase, %j0, %half, %y0r, %y0i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               func.call @out(%gt, %sm, %dst, %dbase, %j1, %half, %y1r, %y1i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               func.call @out(%gt, %sm, %dst, %dbase, %j2, %half, %y2r, %y2i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               func.call @out(%gt, %sm, %dst, %dbase, %j3, %half, %y3r, %y3i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
             } else {
               %k = arith.andi %i, %pm1 : index
               %ik = arith.subi %i, %k : index
@@ -256,13 +256,13 @@ ${pair_store}
               %j2 = arith.addi %j1, %p : index
               %j3 = arith.addi %j2, %p : index
               func.call @out(%gf, %sm, %dst, %dbase, %j0, %half, %y0r, %y0i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               func.call @out(%gf, %sm, %dst, %dbase, %j1, %half, %y1r, %y1i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               func.call @out(%gf, %sm, %dst, %dbase, %j2, %half, %y2r, %y2i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               func.call @out(%gf, %sm, %dst, %dbase, %j3, %half, %y3r, %y3i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
             }
           }
           return
@@ -274,7 +274,7 @@ ${pair_store}
         // radix-4 DFTs: of b_t = a_t + a_(t+4) (the even y) and of c_t = (a_t - a_(t+4))
         // exp(${sign}i pi t / 4) (the odd y), a_t the rotated inputs.
         func.func private @radix8(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
-            %i: index, %nb8: index, %half: index, %pm1: index, %p2: index, %tb: index, %first: i1, %srcm: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %sbase: index, %n: index, %lim: index) -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
+            %i: index, %nb8: index, %half: index, %pm1: index, %p2: index, %tb: index, %first: i1, %srcm: memref<?x${io}, #hal.descriptor_type<storage_buffer>>, %sbase: index, %n: index, %lim: index) -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
           %c0 = arith.constant 0 : index
           %true = arith.constant true
           %false = arith.constant false
@@ -285,37 +285,37 @@ ${pair_store}
           %y:16 = scf.if %in -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
             %k = arith.andi %i, %pm1 : index
             %a0r, %a0i = func.call @get(%first, %false, %sm, %tw, %i, %half, %c0, %srcm, %sbase, %n, %lim)
-                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %k2 = arith.muli %k, %c2 : index
             // a_t = x[i + t n/8] exp(s i theta_t), exp(i theta_t) the block's entry (t - 1) p + k
             %i1 = arith.addi %i, %nb8 : index
             %t1 = arith.addi %tb, %k2 : index
             %a1r, %a1i = func.call @get(%first, %true, %sm, %tw, %i1, %half, %t1, %srcm, %sbase, %n, %lim)
-                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %i2 = arith.addi %i1, %nb8 : index
             %t2 = arith.addi %t1, %p2 : index
             %a2r, %a2i = func.call @get(%first, %true, %sm, %tw, %i2, %half, %t2, %srcm, %sbase, %n, %lim)
-                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %i3 = arith.addi %i2, %nb8 : index
             %t3 = arith.addi %t2, %p2 : index
             %a3r, %a3i = func.call @get(%first, %true, %sm, %tw, %i3, %half, %t3, %srcm, %sbase, %n, %lim)
-                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %i4 = arith.addi %i3, %nb8 : index
             %t4 = arith.addi %t3, %p2 : index
             %a4r, %a4i = func.call @get(%first, %true, %sm, %tw, %i4, %half, %t4, %srcm, %sbase, %n, %lim)
-                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %i5 = arith.addi %i4, %nb8 : index
             %t5 = arith.addi %t4, %p2 : index
             %a5r, %a5i = func.call @get(%first, %true, %sm, %tw, %i5, %half, %t5, %srcm, %sbase, %n, %lim)
-                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %i6 = arith.addi %i5, %nb8 : index
             %t6 = arith.addi %t5, %p2 : index
             %a6r, %a6i = func.call @get(%first, %true, %sm, %tw, %i6, %half, %t6, %srcm, %sbase, %n, %lim)
-                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %i7 = arith.addi %i6, %nb8 : index
             %t7 = arith.addi %t6, %p2 : index
             %a7r, %a7i = func.call @get(%first, %true, %sm, %tw, %i7, %half, %t7, %srcm, %sbase, %n, %lim)
-                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %b0r = arith.addf %a0r, %a4r : ${ft}
             %d0r = arith.subf %a0r, %a4r : ${ft}
             %b0i = arith.addf %a0i, %a4i : ${ft}
@@ -384,7 +384,7 @@ ${pair_store}
         }
 
         // The outputs of @radix8's butterfly %i to y[(i - k) 8 + k + r p], k = i mod p.
-        func.func private @put8(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %i: index, %pm1: index, %p: index, %half: index, %glob: i1, %dst: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %dbase: index,
+        func.func private @put8(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %i: index, %pm1: index, %p: index, %half: index, %glob: i1, %dst: memref<?x${io}, #hal.descriptor_type<storage_buffer>>, %dbase: index,
             %y0r: ${ft}, %y0i: ${ft}, %y1r: ${ft}, %y1i: ${ft}, %y2r: ${ft}, %y2i: ${ft}, %y3r: ${ft}, %y3i: ${ft}, %y4r: ${ft}, %y4i: ${ft}, %y5r: ${ft}, %y5i: ${ft}, %y6r: ${ft}, %y6i: ${ft}, %y7r: ${ft}, %y7i: ${ft}) {
           %c8 = arith.constant 8 : index
           %gt = arith.constant true
@@ -396,56 +396,56 @@ ${pair_store}
               %ik8 = arith.muli %ik, %c8 : index
               %j0 = arith.addi %ik8, %k : index
               func.call @out(%gt, %sm, %dst, %dbase, %j0, %half, %y0r, %y0i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               %j1 = arith.addi %j0, %p : index
               func.call @out(%gt, %sm, %dst, %dbase, %j1, %half, %y1r, %y1i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               %j2 = arith.addi %j1, %p : index
               func.call @out(%gt, %sm, %dst, %dbase, %j2, %half, %y2r, %y2i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               %j3 = arith.addi %j2, %p : index
               func.call @out(%gt, %sm, %dst, %dbase, %j3, %half, %y3r, %y3i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               %j4 = arith.addi %j3, %p : index
               func.call @out(%gt, %sm, %dst, %dbase, %j4, %half, %y4r, %y4i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               %j5 = arith.addi %j4, %p : index
               func.call @out(%gt, %sm, %dst, %dbase, %j5, %half, %y5r, %y5i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               %j6 = arith.addi %j5, %p : index
               func.call @out(%gt, %sm, %dst, %dbase, %j6, %half, %y6r, %y6i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               %j7 = arith.addi %j6, %p : index
               func.call @out(%gt, %sm, %dst, %dbase, %j7, %half, %y7r, %y7i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
             } else {
               %k = arith.andi %i, %pm1 : index
               %ik = arith.subi %i, %k : index
               %ik8 = arith.muli %ik, %c8 : index
               %j0 = arith.addi %ik8, %k : index
               func.call @out(%gf, %sm, %dst, %dbase, %j0, %half, %y0r, %y0i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               %j1 = arith.addi %j0, %p : index
               func.call @out(%gf, %sm, %dst, %dbase, %j1, %half, %y1r, %y1i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               %j2 = arith.addi %j1, %p : index
               func.call @out(%gf, %sm, %dst, %dbase, %j2, %half, %y2r, %y2i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               %j3 = arith.addi %j2, %p : index
               func.call @out(%gf, %sm, %dst, %dbase, %j3, %half, %y3r, %y3i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               %j4 = arith.addi %j3, %p : index
               func.call @out(%gf, %sm, %dst, %dbase, %j4, %half, %y4r, %y4i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               %j5 = arith.addi %j4, %p : index
               func.call @out(%gf, %sm, %dst, %dbase, %j5, %half, %y5r, %y5i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               %j6 = arith.addi %j5, %p : index
               func.call @out(%gf, %sm, %dst, %dbase, %j6, %half, %y6r, %y6i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               %j7 = arith.addi %j6, %p : index
               func.call @out(%gf, %sm, %dst, %dbase, %j7, %half, %y7r, %y7i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
             }
           }
           return
@@ -454,7 +454,7 @@ ${pair_store}
         // Radix-2 butterfly %i (when %in) of the first pass (p = 1, all twiddles 1): x[i] +-
         // x[i + n/2].
         func.func private @radix2(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
-            %i: index, %nb2: index, %half: index, %first: i1, %srcm: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %sbase: index, %n: index, %lim: index) -> (${ft}, ${ft}, ${ft}, ${ft}) {
+            %i: index, %nb2: index, %half: index, %first: i1, %srcm: memref<?x${io}, #hal.descriptor_type<storage_buffer>>, %sbase: index, %n: index, %lim: index) -> (${ft}, ${ft}, ${ft}, ${ft}) {
           %c0 = arith.constant 0 : index
           %true = arith.constant true
           %false = arith.constant false
@@ -462,9 +462,9 @@ ${pair_store}
           %y:4 = scf.if %in -> (${ft}, ${ft}, ${ft}, ${ft}) {
             %i2 = arith.addi %i, %nb2 : index
             %ar, %ai = func.call @get(%first, %false, %sm, %tw, %i, %half, %c0, %srcm, %sbase, %n, %lim)
-                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %br, %bi = func.call @get(%first, %false, %sm, %tw, %i2, %half, %c0, %srcm, %sbase, %n, %lim)
-                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %sr = arith.addf %ar, %br : ${ft}
             %si = arith.addf %ai, %bi : ${ft}
             %dr = arith.subf %ar, %br : ${ft}
@@ -477,7 +477,7 @@ ${pair_store}
         }
 
         // The outputs of @radix2's butterfly %i to y[2 i] and y[2 i + 1].
-        func.func private @put2(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %i: index, %half: index, %glob: i1, %dst: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %dbase: index,
+        func.func private @put2(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %i: index, %half: index, %glob: i1, %dst: memref<?x${io}, #hal.descriptor_type<storage_buffer>>, %dbase: index,
             %sr: ${ft}, %si: ${ft}, %dr: ${ft}, %di: ${ft}) {
           %c1 = arith.constant 1 : index
           %c2 = arith.constant 2 : index
@@ -488,16 +488,16 @@ ${pair_store}
               %j = arith.muli %i, %c2 : index
               %j1 = arith.addi %j, %c1 : index
               func.call @out(%gt, %sm, %dst, %dbase, %j, %half, %sr, %si)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               func.call @out(%gt, %sm, %dst, %dbase, %j1, %half, %dr, %di)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
             } else {
               %j = arith.muli %i, %c2 : index
               %j1 = arith.addi %j, %c1 : index
               func.call @out(%gf, %sm, %dst, %dbase, %j, %half, %sr, %si)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               func.call @out(%gf, %sm, %dst, %dbase, %j1, %half, %dr, %di)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
             }
           }
           return
@@ -507,7 +507,7 @@ ${pair_store}
         // rotations exp(2 pi i r k / (3 p)) from %tw[%tb] (the pass's block of
         // ireesht/numerics/fourier.py), %nbr = n / 3: y_r = sum_t x[i + t n/3] w^(t k) exp(${sign}2 pi i r t / 3).
         func.func private @radix3(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
-            %i: index, %nbr: index, %half: index, %p: index, %p2: index, %tb: index, %first: i1, %srcm: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %sbase: index, %n: index, %lim: index) -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
+            %i: index, %nbr: index, %half: index, %p: index, %p2: index, %tb: index, %first: i1, %srcm: memref<?x${io}, #hal.descriptor_type<storage_buffer>>, %sbase: index, %n: index, %lim: index) -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
           %c0 = arith.constant 0 : index
           %true = arith.constant true
           %false = arith.constant false
@@ -523,13 +523,13 @@ ${pair_store}
             %o2 = arith.muli %nbr, %c2 : index
             %i2 = arith.addi %i, %o2 : index
             %a0r, %a0i = func.call @get(%first, %false, %sm, %tw, %i, %half, %c0, %srcm, %sbase, %n, %lim)
-                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %t1 = arith.addi %tb, %k2 : index
             %a1r, %a1i = func.call @get(%first, %true, %sm, %tw, %i1, %half, %t1, %srcm, %sbase, %n, %lim)
-                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %t2 = arith.addi %t1, %p2 : index
             %a2r, %a2i = func.call @get(%first, %true, %sm, %tw, %i2, %half, %t2, %srcm, %sbase, %n, %lim)
-                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %ur = arith.subf %a1r, %a2r : ${ft}
             %ui = arith.subf %a1i, %a2i : ${ft}
             %sr = arith.addf %a1r, %a2r : ${ft}
@@ -553,7 +553,7 @@ ${pair_store}
         }
 
         // The outputs of @radix3's butterfly %i to y[(i - k) 3 + k + r p], k = i mod p.
-        func.func private @put3(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %i: index, %p: index, %half: index, %glob: i1, %dst: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %dbase: index,
+        func.func private @put3(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %i: index, %p: index, %half: index, %glob: i1, %dst: memref<?x${io}, #hal.descriptor_type<storage_buffer>>, %dbase: index,
             %y0r: ${ft}, %y0i: ${ft}, %y1r: ${ft}, %y1i: ${ft}, %y2r: ${ft}, %y2i: ${ft}) {
           %cr = arith.constant 3 : index
           %gt = arith.constant true
@@ -567,11 +567,11 @@ ${pair_store}
               %j1 = arith.addi %j0, %p : index
               %j2 = arith.addi %j1, %p : index
               func.call @out(%gt, %sm, %dst, %dbase, %j0, %half, %y0r, %y0i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               func.call @out(%gt, %sm, %dst, %dbase, %j1, %half, %y1r, %y1i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               func.call @out(%gt, %sm, %dst, %dbase, %j2, %half, %y2r, %y2i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
             } else {
               %k = func.call @mod32(%i, %p) : (index, index) -> index
               %ik = arith.subi %i, %k : index
@@ -580,11 +580,11 @@ ${pair_store}
               %j1 = arith.addi %j0, %p : index
               %j2 = arith.addi %j1, %p : index
               func.call @out(%gf, %sm, %dst, %dbase, %j0, %half, %y0r, %y0i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               func.call @out(%gf, %sm, %dst, %dbase, %j1, %half, %y1r, %y1i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               func.call @out(%gf, %sm, %dst, %dbase, %j2, %half, %y2r, %y2i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
             }
           }
           return
@@ -594,7 +594,7 @@ ${pair_store}
         // rotations exp(2 pi i r k / (5 p)) from %tw[%tb] (the pass's block of
         // ireesht/numerics/fourier.py), %nbr = n / 5: y_r = sum_t x[i + t n/5] w^(t k) exp(${sign}2 pi i r t / 5).
         func.func private @radix5(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>,
-            %i: index, %nbr: index, %half: index, %p: index, %p2: index, %tb: index, %first: i1, %srcm: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %sbase: index, %n: index, %lim: index) -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
+            %i: index, %nbr: index, %half: index, %p: index, %p2: index, %tb: index, %first: i1, %srcm: memref<?x${io}, #hal.descriptor_type<storage_buffer>>, %sbase: index, %n: index, %lim: index) -> (${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}, ${ft}) {
           %c0 = arith.constant 0 : index
           %true = arith.constant true
           %false = arith.constant false
@@ -619,19 +619,19 @@ ${pair_store}
             %o4 = arith.muli %nbr, %c4 : index
             %i4 = arith.addi %i, %o4 : index
             %a0r, %a0i = func.call @get(%first, %false, %sm, %tw, %i, %half, %c0, %srcm, %sbase, %n, %lim)
-                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %t1 = arith.addi %tb, %k2 : index
             %a1r, %a1i = func.call @get(%first, %true, %sm, %tw, %i1, %half, %t1, %srcm, %sbase, %n, %lim)
-                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %t2 = arith.addi %t1, %p2 : index
             %a2r, %a2i = func.call @get(%first, %true, %sm, %tw, %i2, %half, %t2, %srcm, %sbase, %n, %lim)
-                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %t3 = arith.addi %t2, %p2 : index
             %a3r, %a3i = func.call @get(%first, %true, %sm, %tw, %i3, %half, %t3, %srcm, %sbase, %n, %lim)
-                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %t4 = arith.addi %t3, %p2 : index
             %a4r, %a4i = func.call @get(%first, %true, %sm, %tw, %i4, %half, %t4, %srcm, %sbase, %n, %lim)
-                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+                : (i1, i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
             %u1r = arith.addf %a1r, %a4r : ${ft}
             %u1i = arith.addf %a1i, %a4i : ${ft}
             %v1r = arith.subf %a1r, %a4r : ${ft}
@@ -678,7 +678,7 @@ ${pair_store}
         }
 
         // The outputs of @radix5's butterfly %i to y[(i - k) 5 + k + r p], k = i mod p.
-        func.func private @put5(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %i: index, %p: index, %half: index, %glob: i1, %dst: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %dbase: index,
+        func.func private @put5(%in: i1, %sm: memref<4096x${ft}, #gpu.address_space<workgroup>>, %i: index, %p: index, %half: index, %glob: i1, %dst: memref<?x${io}, #hal.descriptor_type<storage_buffer>>, %dbase: index,
             %y0r: ${ft}, %y0i: ${ft}, %y1r: ${ft}, %y1i: ${ft}, %y2r: ${ft}, %y2i: ${ft}, %y3r: ${ft}, %y3i: ${ft}, %y4r: ${ft}, %y4i: ${ft}) {
           %cr = arith.constant 5 : index
           %gt = arith.constant true
@@ -694,15 +694,15 @@ ${pair_store}
               %j3 = arith.addi %j2, %p : index
               %j4 = arith.addi %j3, %p : index
               func.call @out(%gt, %sm, %dst, %dbase, %j0, %half, %y0r, %y0i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               func.call @out(%gt, %sm, %dst, %dbase, %j1, %half, %y1r, %y1i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               func.call @out(%gt, %sm, %dst, %dbase, %j2, %half, %y2r, %y2i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               func.call @out(%gt, %sm, %dst, %dbase, %j3, %half, %y3r, %y3i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               func.call @out(%gt, %sm, %dst, %dbase, %j4, %half, %y4r, %y4i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
             } else {
               %k = func.call @mod32(%i, %p) : (index, index) -> index
               %ik = arith.subi %i, %k : index
@@ -713,15 +713,15 @@ ${pair_store}
               %j3 = arith.addi %j2, %p : index
               %j4 = arith.addi %j3, %p : index
               func.call @out(%gf, %sm, %dst, %dbase, %j0, %half, %y0r, %y0i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               func.call @out(%gf, %sm, %dst, %dbase, %j1, %half, %y1r, %y1i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               func.call @out(%gf, %sm, %dst, %dbase, %j2, %half, %y2r, %y2i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               func.call @out(%gf, %sm, %dst, %dbase, %j3, %half, %y3r, %y3i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
               func.call @out(%gf, %sm, %dst, %dbase, %j4, %half, %y4r, %y4i)
-                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
+                  : (i1, memref<4096x${ft}, #gpu.address_space<workgroup>>, memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, index, index, ${ft}, ${ft}) -> ()
             }
           }
           return
@@ -816,7 +816,7 @@ ${radix8_first}
                     %c128z = arith.constant 128 : index
                     scf.for %kz = %tid to %n step %c128z {
                       %zr, %zi = func.call @src(%srcm, %sbase, %tw, %n, %lim, %kz)
-                          : (memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
+                          : (memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index, memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index, index, index) -> (${ft}, ${ft})
                       %kzh = arith.addi %kz, %half : index
                       memref.store %zr, %sm[%kz] : memref<4096x${ft}, #gpu.address_space<workgroup>>
                       memref.store %zi, %sm[%kzh] : memref<4096x${ft}, #gpu.address_space<workgroup>>

@@ -20,7 +20,10 @@
 //
 // string.Template placeholders: ${exe} ${target} ${pipeline} ${ft} ${nlat}, and fft_funcs /
 // fft_core: the butterflies and the FFT passes of kernels/mlir/fft_core.mlir, in this stage's
-// direction. The buffers are typed
+// direction. ft is the arithmetic type (of twiddle and workgroup memory), io that of F and f
+// (f32 where a float32 plan's variant "float64" computes in f64); load_io names the function
+// that reads F's pairs, store_v and store_acc are f's stores of single points (converted
+// where the types differ: ireesht/codegen/mlir/fft.py). The buffers are typed
 // from the push constants, so one compiled kernel serves every NP, mc and B.
 hal.executable private @${exe} {
   hal.executable.variant public @v target(${target}) {
@@ -35,7 +38,7 @@ hal.executable private @${exe} {
         // into the n-point complex spectrum of z_j = f_2j + i f_2j+1 (n = NP / 2):
         //   Z_k = (X_k + conj X_(n-k)) + i exp(2 pi i k / NP) (X_k - conj X_(n-k)),
         // X_0 = Re F_0, X_m = F_m for m <= %mmax, else 0. Called by fft_core's first pass.
-        func.func private @src(%F: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %Fb: index, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %n: index, %mmax: index, %k: index) -> (${ft}, ${ft}) {
+        func.func private @src(%F: memref<?x${io}, #hal.descriptor_type<storage_buffer>>, %Fb: index, %tw: memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, %n: index, %mmax: index, %k: index) -> (${ft}, ${ft}) {
           %c0 = arith.constant 0 : index
           %c2 = arith.constant 2 : index
           %zero = arith.constant 0.0 : ${ft}
@@ -43,7 +46,7 @@ hal.executable private @${exe} {
           %xr, %xi1 = scf.if %kin -> (${ft}, ${ft}) {
             %k2 = arith.muli %k, %c2 : index
             %o = arith.addi %Fb, %k2 : index
-            %r, %i = func.call @pair_load(%F, %o) : (memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> (${ft}, ${ft})
+            %r, %i = func.call @${load_io}(%F, %o) : (memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index) -> (${ft}, ${ft})
             scf.yield %r, %i : ${ft}, ${ft}
           } else {
             scf.yield %zero, %zero : ${ft}, ${ft}
@@ -55,7 +58,7 @@ hal.executable private @${exe} {
           %cr, %ci = scf.if %cin -> (${ft}, ${ft}) {
             %nk2 = arith.muli %nk, %c2 : index
             %o = arith.addi %Fb, %nk2 : index
-            %r, %i = func.call @pair_load(%F, %o) : (memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> (${ft}, ${ft})
+            %r, %i = func.call @${load_io}(%F, %o) : (memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index) -> (${ft}, ${ft})
             %ni = arith.negf %i : ${ft}
             scf.yield %r, %ni : ${ft}, ${ft}
           } else {
@@ -107,8 +110,8 @@ ${fft_funcs}
         %nF = arith.muli %rmc, %c2 : index
         %nf = arith.muli %rows, %np : index
         %tw = hal.interface.binding.subspan layout(#fft_layout) binding(0) alignment(64) offset(%c0) flags(ReadOnly) : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>{%ntw}
-        %F = hal.interface.binding.subspan layout(#fft_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly) : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>{%nF}
-        %f = hal.interface.binding.subspan layout(#fft_layout) binding(2) alignment(64) offset(%c0) : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>{%nf}
+        %F = hal.interface.binding.subspan layout(#fft_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly) : memref<?x${io}, #hal.descriptor_type<storage_buffer>>{%nF}
+        %f = hal.interface.binding.subspan layout(#fft_layout) binding(2) alignment(64) offset(%c0) : memref<?x${io}, #hal.descriptor_type<storage_buffer>>{%nf}
         %wx = hal.interface.workgroup.id[0] : index
         %wy = hal.interface.workgroup.id[1] : index
         %tid = gpu.thread_id x
@@ -122,12 +125,12 @@ ${fft_funcs}
           %n = arith.shrui %np, %c1 : index
           %mmax = arith.subi %mc, %c1 : index
           // the first pass reads @src (the folded spectrum of F), the last writes f (below)
-          %srcm = memref.cast %F : memref<?x${ft}, #hal.descriptor_type<storage_buffer>> to memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+          %srcm = memref.cast %F : memref<?x${io}, #hal.descriptor_type<storage_buffer>> to memref<?x${io}, #hal.descriptor_type<storage_buffer>>
           %sbase = arith.addi %Fb, %c0 : index
           %lim = arith.addi %mmax, %c0 : index
           %out_global = arith.constant true
           %stage_first16 = arith.constant true
-          %dst = memref.cast %f : memref<?x${ft}, #hal.descriptor_type<storage_buffer>> to memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+          %dst = memref.cast %f : memref<?x${io}, #hal.descriptor_type<storage_buffer>> to memref<?x${io}, #hal.descriptor_type<storage_buffer>>
           %dbase = arith.addi %fb, %c0 : index
 ${fft_core}
           // Rows of a power of two points were written by the last pass (of radix 16 or 8, or
@@ -144,7 +147,7 @@ ${fft_core}
               %s = arith.addi %h, %oh : index
               %v = memref.load %sm[%s] : memref<4096x${ft}, #gpu.address_space<workgroup>>
               %o = arith.addi %fb, %t : index
-              memref.store %v, %f[%o] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+${store_v}
             }
           }
         } else {
@@ -174,7 +177,7 @@ ${fft_core}
                     %m = arith.addi %m0, %t : index
                     %m2 = arith.muli %m, %c2 : index
                     %o = arith.addi %Fb, %m2 : index
-                    %r, %i = func.call @pair_load(%F, %o) : (memref<?x${ft}, #hal.descriptor_type<storage_buffer>>, index) -> (${ft}, ${ft})
+                    %r, %i = func.call @${load_io}(%F, %o) : (memref<?x${io}, #hal.descriptor_type<storage_buffer>>, index) -> (${ft}, ${ft})
                     %isz = arith.cmpi eq, %m, %c0 : index
                     %r2 = arith.mulf %r, %two : ${ft}
                     %i2 = arith.mulf %i, %two : ${ft}
@@ -219,7 +222,7 @@ ${fft_core}
             %store = arith.cmpi ult, %j, %np : index
             scf.if %store {
               %o = arith.addi %fb, %j : index
-              memref.store %acc, %f[%o] : memref<?x${ft}, #hal.descriptor_type<storage_buffer>>
+${store_acc}
             }
           }
         }

@@ -106,66 +106,71 @@ MLIR_LAYOUT = """#fft_layout = #hal.pipeline.layout<constants = 4, bindings = [
   #hal.pipeline.binding<storage_buffer>             // f or F (result)
 ]>"""
 
-# The MLIR family's functions for one NL. F [B][NL][mc][2] -> f [B][NL][NP].
+# The MLIR family's functions for one NL. F [B][NL][mc][2] -> f [B][NL][NP]: F and f of the
+# stage's buffer type ${io}, the table of its arithmetic type ${ft} (fft.stage_values).
 MLIR_SYNTH = """
-  func.func @synth${nl}(%tw: tensor<?x2x${ft}>, %F: tensor<?x${nl}x?x2x${ft}>, %np_i: i32)
-      -> tensor<?x${nl}x?x${ft}> {
+  func.func @synth${nl}(%tw: tensor<?x2x${ft}>, %F: tensor<?x${nl}x?x2x${io}>, %np_i: i32)
+      -> tensor<?x${nl}x?x${io}> {
     %c0 = arith.constant 0 : index
     %c2 = arith.constant 2 : index
     %ntw = tensor.dim %tw, %c0 : tensor<?x2x${ft}>
     %np = arith.index_cast %np_i : i32 to index
-    %b = tensor.dim %F, %c0 : tensor<?x${nl}x?x2x${ft}>
-    %mc = tensor.dim %F, %c2 : tensor<?x${nl}x?x2x${ft}>
+    %b = tensor.dim %F, %c0 : tensor<?x${nl}x?x2x${io}>
+    %mc = tensor.dim %F, %c2 : tensor<?x${nl}x?x2x${io}>
     %nl_i = arith.constant ${nl} : i32
     %mc_i = arith.index_cast %mc : index to i32
     %b_i = arith.index_cast %b : index to i32
     %f = flow.dispatch @fft_synth_${nl}::@v::@main[%b](%nl_i, %np_i, %mc_i, %b_i, %tw, %F)
-        : (i32, i32, i32, i32, tensor<?x2x${ft}>{%ntw}, tensor<?x${nl}x?x2x${ft}>{%b, %mc})
-          -> tensor<?x${nl}x?x${ft}>{%b, %np}
-    return %f : tensor<?x${nl}x?x${ft}>
+        : (i32, i32, i32, i32, tensor<?x2x${ft}>{%ntw}, tensor<?x${nl}x?x2x${io}>{%b, %mc})
+          -> tensor<?x${nl}x?x${io}>{%b, %np}
+    return %f : tensor<?x${nl}x?x${io}>
   }
 """
 
 # f [B][NL][NP] -> F [B][NL][mc][2].
 MLIR_ANALYS = """
-  func.func @analys${nl}(%tw: tensor<?x2x${ft}>, %f: tensor<?x${nl}x?x${ft}>, %mc_i: i32)
-      -> tensor<?x${nl}x?x2x${ft}> {
+  func.func @analys${nl}(%tw: tensor<?x2x${ft}>, %f: tensor<?x${nl}x?x${io}>, %mc_i: i32)
+      -> tensor<?x${nl}x?x2x${io}> {
     %c0 = arith.constant 0 : index
     %c2 = arith.constant 2 : index
     %ntw = tensor.dim %tw, %c0 : tensor<?x2x${ft}>
-    %np = tensor.dim %f, %c2 : tensor<?x${nl}x?x${ft}>
-    %b = tensor.dim %f, %c0 : tensor<?x${nl}x?x${ft}>
+    %np = tensor.dim %f, %c2 : tensor<?x${nl}x?x${io}>
+    %b = tensor.dim %f, %c0 : tensor<?x${nl}x?x${io}>
     %mc = arith.index_cast %mc_i : i32 to index
     %nl_i = arith.constant ${nl} : i32
     %np_i = arith.index_cast %np : index to i32
     %b_i = arith.index_cast %b : index to i32
     %F = flow.dispatch @fft_analys_${nl}::@v::@main[%b](%nl_i, %np_i, %mc_i, %b_i, %tw, %f)
-        : (i32, i32, i32, i32, tensor<?x2x${ft}>{%ntw}, tensor<?x${nl}x?x${ft}>{%b, %np})
-          -> tensor<?x${nl}x?x2x${ft}>{%b, %mc}
-    return %F : tensor<?x${nl}x?x2x${ft}>
+        : (i32, i32, i32, i32, tensor<?x2x${ft}>{%ntw}, tensor<?x${nl}x?x${io}>{%b, %np})
+          -> tensor<?x${nl}x?x2x${io}>{%b, %mc}
+    return %F : tensor<?x${nl}x?x2x${io}>
   }
 """
 
 
-def mlir_plan(target: str, nl: int = 1, dtype: str = "float32", nphi: int = 12) -> Plan:
-    """A plan of the MLIR family whose grid has NL = ``nl`` latitudes; by default an NP (12)
-    whose FFT takes a radix-3 pass, so that the kernels have every pass
-    (``fourier.fft_mixed``) and one serves every NP."""
-    return Plan.create(0, nlat=nl, nphi=nphi, target=target, kernels="mlir", dtype=dtype)
+def mlir_plan(target: str, nl: int = 1, dtype: str = "float32", nphi: int = 12,
+              variant: str = "fft") -> Plan:
+    """A plan of the MLIR family whose grid has NL = ``nl`` latitudes and whose Fourier stages
+    are ``variant``; by default an NP (12) whose FFT takes a radix-3 pass, so that the
+    kernels have every pass (``fourier.fft_mixed``) and one serves every NP."""
+    return Plan.create(0, nlat=nl, nphi=nphi, target=target, kernels="mlir", dtype=dtype,
+                       variants={"fft_synth": variant, "fft_analys": variant})
 
 
-def mlir_module(target: str, nls=NLS, dtype: str = "float32", nphi: int = 12) -> str:
-    """The MLIR family's Fourier stages for ``target`` (cuda, metal, vulkan), one executable
-    per NL, and the functions ``synth<NL>`` / ``analys<NL>`` that dispatch them."""
+def mlir_module(target: str, nls=NLS, dtype: str = "float32", nphi: int = 12,
+                variant: str = "fft") -> str:
+    """The MLIR family's Fourier stages (``variant``) for ``target`` (cuda, metal, vulkan),
+    one executable per NL, and the functions ``synth<NL>`` / ``analys<NL>`` that dispatch
+    them."""
     parts = []
     for nl in nls:
-        plan = mlir_plan(target, nl, dtype, nphi)
+        plan = mlir_plan(target, nl, dtype, nphi, variant)
         values = kernels_mlir.stage_values(plan, template_values(plan), every_fft_pass=True)
         for stage, wrapper in (("fft_synth", MLIR_SYNTH), ("fft_analys", MLIR_ANALYS)):
             v = {**values[stage], "exe": f"{stage}_{nl}", "nl": nl}
             template = string.Template((common.kernels_dir() / f"{stage}.mlir").read_text())
             parts += [template.substitute(v), string.Template(wrapper).substitute(v)]
-    device, alias, _ = common.executable_target(mlir_plan(target))
+    device, alias, _ = common.executable_target(mlir_plan(target, variant=variant))
     return (f"#target = {alias}\n{MLIR_LAYOUT}\n"
             f'module @mlir_fft attributes {{hal.device.targets = [#hal.device.target<"{device}", '
             f"[#target]> : !hal.device]}} {{\n" + "\n".join(parts) + "}\n")
@@ -179,15 +184,15 @@ class Stages(NamedTuple):
 
 
 @functools.cache
-def load(family: str) -> Stages:
-    """The family's stages on the Vulkan device. Compiled once per test run, as
-    test_mlir_fft.py runs the MLIR family too."""
+def load(family: str, variant: str = "fft") -> Stages:
+    """The family's stages (the MLIR family's ``variant``) on the Vulkan device. Compiled once
+    per test run, as test_mlir_fft.py runs the MLIR family too."""
     if family == "wgsl":
         session = Session(compile_mlir(WGSL_MODULE, kernels_wgsl.compile_flags(None)), "vulkan")
         return Stages(family, lambda name, nl, *args: session.to_numpy(session.call(name, *args)))
-    plan = mlir_plan("vulkan")
-    session = Session(compile_mlir(mlir_module("vulkan"), kernels_mlir.compile_flags(plan)),
-                      "vulkan")
+    plan = mlir_plan("vulkan", variant=variant)
+    session = Session(compile_mlir(mlir_module("vulkan", variant=variant),
+                                   kernels_mlir.compile_flags(plan)), "vulkan")
     return Stages(family,
                   lambda name, nl, *args: session.to_numpy(session.call(f"{name}{nl}", *args)))
 
@@ -227,11 +232,20 @@ def stages(request, vulkan: str) -> Stages:
     return load(request.param)
 
 
+def check_rounded_once(got: np.ndarray, ref: np.ndarray, case: str) -> None:
+    """Every float32 output within half an ulp of the float64 reference (and float64's own
+    rounding): what a kernel that computes in float64 and rounds at the store gives."""
+    err = np.abs(got - ref) - 2.0**-24 * np.abs(ref)
+    assert err.max() <= 1e-12 * np.abs(ref).max(), (
+        f"{case}: {np.mean(err > 0):.1%} past half an ulp")
+
+
 def check_synth(stages: Stages, rng: np.random.Generator, n: int, m: int, shapes: list,
-                tol: float = TOL, dtype: type = np.float32, tw_dtype: type | None = None) -> None:
+                tol: float = TOL, dtype: type = np.float32, tw_dtype: type | None = None,
+                half_ulp: bool = False) -> None:
     """Synthesis of random F of M = ``m`` into rows of ``n`` points, for each (NL, B) of
     ``shapes``, against numpy.fft.irfft in float64; inputs in ``dtype``, the table in
-    ``tw_dtype`` (default ``dtype``)."""
+    ``tw_dtype`` (default ``dtype``); with ``half_ulp`` also ``check_rounded_once``."""
     tw = fourier.twiddle(n, tw_dtype or dtype, stages.family)
     for nl, b in shapes:
         F = rng.standard_normal((b, nl, m + 1, 2)).astype(dtype)
@@ -244,10 +258,13 @@ def check_synth(stages: Stages, rng: np.random.Generator, n: int, m: int, shapes
         assert got.shape == (b, nl, n)
         err = rel_l2(got, ref)
         assert err <= tol, f"NP={n} M={m} NL={nl} B={b}: rel L2 error {err:.2e}"
+        if half_ulp:
+            check_rounded_once(got, ref, f"NP={n} M={m} NL={nl} B={b}")
 
 
 def check_analys(stages: Stages, rng: np.random.Generator, n: int, m: int, shapes: list,
-                 tol: float = TOL, dtype: type = np.float32, tw_dtype: type | None = None) -> None:
+                 tol: float = TOL, dtype: type = np.float32, tw_dtype: type | None = None,
+                 half_ulp: bool = False) -> None:
     """Analysis of random rows of ``n`` points up to M = ``m`` (as check_synth)."""
     tw = fourier.twiddle(n, tw_dtype or dtype, stages.family)
     for nl, b in shapes:
@@ -262,6 +279,9 @@ def check_analys(stages: Stages, rng: np.random.Generator, n: int, m: int, shape
         scale = np.sqrt((m + 1) * np.sum(f64**2))
         err = float(np.linalg.norm(got[..., 0] + 1j * got[..., 1] - ref) / scale)
         assert err <= tol, f"NP={n} M={m} NL={nl} B={b}: rel L2 error {err:.2e}"
+        if half_ulp:
+            check_rounded_once(got, np.stack([ref.real, ref.imag], -1),
+                               f"NP={n} M={m} NL={nl} B={b}")
 
 
 @pytest.mark.parametrize("n,m,shapes", CASES)

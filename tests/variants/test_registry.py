@@ -51,18 +51,27 @@ def test_each_family_stage_has_a_variant_that_runs_every_plan():
 
 
 @pytest.mark.parametrize("kw, variants", [
-    (dict(target="cuda"), {"leg_synth": "ishioka", "leg_analys": "lanes64"}),
+    (dict(target="cuda"), {"leg_synth": "ishioka", "fft_synth": "float64",
+                           "fft_analys": "float64", "leg_analys": "lanes64"}),
+    (dict(target="cuda", lmax=719, mmax=719, nlat=721, nphi=1440, grid="equiangular"),
+     {"leg_synth": "ishioka", "fft_synth": "float64", "fft_analys": "float64"}),
     (dict(target="cuda", lmax=511), {"leg_synth": "ishioka", "leg_analys": "lanes64_segments"}),
     (dict(target="cuda", lmax=63), {"leg_synth": "ishioka", "leg_analys": "ishioka"}),
-    (dict(target="cuda", fields_per_thread=4), {"leg_synth": "standard",
+    (dict(target="cuda", fields_per_thread=4), {"leg_synth": "standard", "fft_synth": "fft",
                                                 "leg_analys": "tensor_cores"}),
     (dict(target="cuda", fields_per_thread=4, recurrence="ishioka"),
-     {"leg_synth": "tensor_cores", "leg_analys": "tensor_cores"}),
+     {"leg_synth": "tensor_cores", "fft_synth": "float64", "leg_analys": "tensor_cores"}),
     (dict(target="cuda", fields_per_thread=2), {"leg_synth": "standard",
                                                 "leg_analys": "lane_sums"}),
-    (dict(target="cuda", dtype="float64"), {"leg_synth": "ishioka", "leg_analys": "rows"}),
-    (dict(target="vulkan"), {"leg_synth": "standard", "leg_analys": "rows"}),
+    (dict(target="cuda", dtype="float64"), {"leg_synth": "ishioka", "fft_synth": "fft",
+                                            "leg_analys": "rows"}),
+    (dict(target="cuda", recurrence="standard"), {"leg_synth": "standard", "fft_synth": "fft"}),
+    # vector plans' own MLIR reads the plan's twiddle table
+    (dict(target="cuda", transform="vector", lmax=255), {"leg_synth": "ishioka",
+                                                         "fft_synth": "fft"}),
+    (dict(target="vulkan"), {"leg_synth": "standard", "fft_synth": "fft", "leg_analys": "rows"}),
     (dict(target="vulkan", recurrence="ishioka"), {"leg_synth": "ishioka",
+                                                   "fft_synth": "float64",
                                                    "leg_analys": "rows"}),  # 512 pairs
     (dict(target="vulkan", recurrence="ishioka", lmax=255), {"leg_synth": "ishioka",
                                                              "leg_analys": "ishioka"}),
