@@ -212,8 +212,8 @@ VARIANTS: tuple[Variant, ...] = (
     # float32 plans of the float64 Legendre stages: the same kernels in float64 on float32
     # buffers (``${io}``), as the C family's "float64" rows
     Variant("mlir", "fft_synth", "float64", "fft in float64",
-            "float32 plans with the ishioka Legendre stages: error per transform 0.9-3e-7 -> "
-            "2.5e-8, torch-harmonics' 16 roundtrips at lmax 255 1.3e-6 -> 8.8e-7 (lavapipe)",
+            "float32 plans with the ishioka Legendre stages: with float64 seeds and weights, "
+            "ducc0's float32 error (0.5-1.0x, was 3.9-14x), 2-8% slower (H100)",
             _GPU32, "fft_synth.mlir", "mlir.fft:stage_values", ("twiddle64",),
             ("cuda", "vulkan"), ("float32",), "ishioka", _scalar, auto=_cuda_one_field,
             needs=("float64",)),
