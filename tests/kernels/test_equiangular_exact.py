@@ -69,11 +69,14 @@ def test_lowrank_tables_apply_the_operator(kind, lmax, nlat, rng):
         assert err < 10 * resample.LOWRANK_TOL * np.sqrt(nlat), err
 
 
-@pytest.mark.parametrize("lmax,nlat", [(31, 33), (32, 34), (15, 21)])
-def test_folded_blocks_apply_the_operator(lmax, nlat, rng):
+@pytest.mark.parametrize("kind,lmax,nlat", [("equiangular", 31, 33), ("equiangular", 32, 34),
+                                            ("equiangular", 15, 21), ("fejer", 31, 32),
+                                            ("fejer", 32, 33)])
+def test_folded_blocks_apply_the_operator(kind, lmax, nlat, rng):
     """The device table (``theta_blocks``: sums and differences of mirrored rings, two
-    half-size blocks per parity) gives the full matrices' G, as codegen/theta.py applies it."""
-    g = make_grid("equiangular", nlat, 2 * nlat)
+    half-size blocks per parity) gives the full matrices' G, as codegen/theta.py applies it;
+    a grid of even nlat (Fejer's 32) has no equator row: every ring pairs with its mirror."""
+    g = make_grid(kind, nlat, 2 * nlat)
     full, blocks = resample.theta_table(g, lmax), resample.theta_blocks(g, lmax)
     nh, h = (nlat + 1) // 2, nlat // 2
     for p in (0, 1):

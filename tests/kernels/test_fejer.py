@@ -115,17 +115,9 @@ def test_operator_integrates_band_limited_rows_exactly(lmax, nlat, rng):
 
 
 @pytest.mark.parametrize("nlat", [32, 33])
-def test_folded_blocks_apply_the_operator(nlat, rng):
-    """Even nlat has no equator row: the fold pairs every ring with its mirror."""
-    g = make_grid("fejer", nlat, 2 * nlat)
-    full, blocks = resample.theta_table(g, nlat - 1), resample.theta_blocks(g, nlat - 1)
-    nh, h = (nlat + 1) // 2, nlat // 2
-    for p in (0, 1):
-        f = rng.standard_normal((nlat, 3))
-        ys = blocks[2 * p] @ (f[:nh] + f[::-1][:nh])
-        ya = blocks[2 * p + 1] @ (f[:nh] - f[::-1][:nh])
-        got = np.concatenate([ys + ya, (ys - ya)[:h][::-1]])
-        assert np.abs(got - full[p] @ f).max() < 1e-13 * np.abs(f).max()
+def test_beyond_nlat_minus_1_the_operator_is_refused(nlat):
+    # the folded blocks of Fejer grids are checked with the equiangular ones
+    # (tests/kernels/test_equiangular_exact.py)
     with pytest.raises(ValueError, match=f"lmax={nlat}: the theta step needs"):
         resample.operator("fejer", nlat, nlat, 0)
 

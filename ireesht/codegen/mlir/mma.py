@@ -186,9 +186,9 @@ def _mma_analys_frags(ft: str) -> str:
     for j in range(4):
         lines += [f"%gp{j}c = arith.constant {8 * j} : index",
                   f"%gp{j} = arith.addi %pt, %gp{j}c : index",
-                  f"%gf{j}:4 = func.call @gfrag(%F, %wtab64, %xtab, %gp{j}, %bg, %cg, %npairs, %nlat, "
-                  f"%nfields, %m) : ({buf}, {w}, {x}, index, index, index, index, index, index, "
-                  f"index) -> ({frag})"]
+                  f"%gf{j}:4 = func.call @gfrag(%F, %wtab64, %xtab, %gp{j}, %bg, %cg, %npairs, "
+                  f"%nlat, %nfields, %m) : ({buf}, {w}, {x}, index, index, index, index, index, "
+                  f"index, index) -> ({frag})"]
     return "\n".join(pad + line for line in lines)
 
 
