@@ -136,29 +136,53 @@ def _constants(plan) -> dict:
          "sign": np.array([[1.0], [-1.0]], real)}
     if plan.theta_step:
         g = plan.make_grid()
-        k["transpose"] = tuple(resample.theta_table(g, plan.lmax).transpose(0, 2, 1).astype(real))
+        if plan.theta_rank:  # T_p^T = diag(d) + V_p^T U_p^T, as the module's step applies T_p
+            t, r = resample.theta_lowrank(g, plan.lmax), plan.theta_rank
+            k["transpose"] = tuple((t["theta_d"][:, None].astype(real),
+                                    t["theta_u"][:, p * r:(p + 1) * r].T.astype(real),
+                                    t["theta_v"][p * r:(p + 1) * r].T.astype(real))
+                                   for p in (0, 1))
+        else:
+            k["transpose"] = tuple(resample.theta_table(g, plan.lmax).transpose(0, 2, 1)
+                                   .astype(real))
         k["inverse"] = tuple(resample.quadrature_inverse(g, plan.lmax).astype(real))
-    for v in k.values():
-        for a in (v if isinstance(v, tuple) else (v,)):
-            a.flags.writeable = False
+    for a in _arrays(k.values()):
+        a.flags.writeable = False
     return k
+
+
+def _arrays(values):
+    for v in values:
+        if isinstance(v, tuple):
+            yield from _arrays(v)
+        else:
+            yield v
 
 
 def _along_theta(f, mats: tuple, sign: np.ndarray, plan, like):
     """``mats[m mod 2] @ F_m`` for every order, on a field ``(..., nlat, nphi)`` in its own
     library: with ``a``, ``b`` the field's halves in phi, ``(a + b) / 2`` holds the even orders
     and ``(a - b) / 2`` the odd ones (``e^{i m pi} = (-1)^m``), so the result's halves are
-    ``x + y`` and ``x - y``, ``x = mats[0] (a + b) / 2``, ``y = mats[1] (a - b) / 2``."""
+    ``x + y`` and ``x - y``, ``x = mats[0] (a + b) / 2``, ``y = mats[1] (a - b) / 2``. A
+    matrix given as ``(d, Ut, Vt)`` is ``diag(d) + Vt Ut`` (the low-rank step's transpose:
+    ``4 r nlat`` instead of ``nlat^2`` multiply-adds per column)."""
     if plan.nphi % 2:
         raise ValueError(f"nphi={plan.nphi}: the adjoints of an exact {plan.grid} analysis "
                          "(theta step) need an even nphi")
     h = plan.nphi // 2
     halves = f.reshape(*f.shape[:-1], 2, h)
     a, b = halves[..., 0, :], halves[..., 1, :]
-    x = like(mats[0], f) @ ((a + b) * 0.5)
-    y = like(mats[1], f) @ ((a - b) * 0.5)
+    x = _apply(mats[0], (a + b) * 0.5, f, like)
+    y = _apply(mats[1], (a - b) * 0.5, f, like)
     sign = like(sign, f)
     return (x[..., None, :] + sign * y[..., None, :]).reshape(f.shape)
+
+
+def _apply(mat, x, f, like):
+    if isinstance(mat, tuple):
+        d, ut, vt = (like(a, f) for a in mat)
+        return d * x + vt @ (ut @ x)
+    return like(mat, f) @ x
 
 
 def _refuse_device_array(name: str, x) -> None:

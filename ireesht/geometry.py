@@ -98,3 +98,12 @@ def lanes64_segment_steps(req, segment_min: int = LANES64_SEGMENT_MIN) -> int:
     steps(lmax, 0) / ``LANES64_SEGMENTS`` - 1, 0 where that is below ``segment_min``."""
     steps = ishioka.steps(req.lmax, 0) // LANES64_SEGMENTS - 1
     return steps if steps >= segment_min else 0
+
+# The theta step's kernels (theta_analys "lowrank") keep an order's 2R sums in registers
+# (unrolled): ranks up to 64 (the grids' limits have 23-30, ireesht.numerics.resample);
+# larger ones, which only grids far from their limit have, take the linalg step.
+THETA_KERNEL_RANK = 64
+# Groups of rings the first kernel sums apart (its grid's y), one field per thread / batches:
+# H100, lmax 719, analysis ms with 2 / 4 / 8 groups: 1 field 0.169 / 0.161 / 0.147, 16 fields
+# 0.763 / 0.775 / 0.856 (BENCHMARKS.md, "Exact equiangular analysis")
+THETA_GROUPS = (8, 2)

@@ -17,7 +17,7 @@ import math
 from collections.abc import Mapping
 
 from ireesht import registry, tables
-from ireesht.geometry import lanes64_segment_steps
+from ireesht.geometry import THETA_GROUPS, lanes64_segment_steps
 from ireesht.numerics import grid as gridmod
 from ireesht.numerics import layout, normalization, resample
 from ireesht.host import CPU_BASELINES
@@ -379,6 +379,24 @@ class Plan(Request):
         if self.transform != "vector":
             return ()
         return self.analys_tables + ("vanalys_mix", "vrows")
+
+    @property
+    def theta_groups(self) -> int:
+        """Groups of rings whose sums the theta step's kernels keep apart (``"lowrank"``'s
+        ``groups``; 0: 8 for one field per thread, 2 for batches, ``geometry.THETA_GROUPS``),
+        else 0."""
+        if self.variant_names["theta_analys"] != "lowrank":
+            return 0
+        return (self.params("theta_analys")["groups"]
+                or THETA_GROUPS[self.fields_per_thread > 1])
+
+    @property
+    def theta_workspace(self) -> tuple[int, ...]:
+        """The shape of one field's workspace of the theta step's kernels (``Z``: groups,
+        rank, orders, re / im), which ``analys_async`` takes after F's; () without them."""
+        if not self.theta_groups:
+            return ()
+        return (self.theta_groups, self.theta_rank, self.kernel_plan.mc, 2)
 
     def needs(self) -> set[str]:
         """The device features its variants need beyond the target's baseline."""

@@ -19,8 +19,11 @@ from collections.abc import Callable, Mapping
 
 from ireesht import geometry as geo
 
-# the four stages of every plan, in the order of their dispatches
-STAGES = ("leg_synth", "fft_synth", "fft_analys", "leg_analys")
+# the stages of every plan, in the order of their dispatches: the four kernels every family
+# writes (KERNEL_STAGES), and the theta step of exact equiangular and Fejer analysis, which
+# the MLIR family may take in kernels and every family in linalg ops (nothing without the step)
+KERNEL_STAGES = ("leg_synth", "fft_synth", "fft_analys", "leg_analys")
+STAGES = ("leg_synth", "fft_synth", "fft_analys", "theta_analys", "leg_analys")
 DTYPES = ("float32", "float64")
 RECURRENCES = ("standard", "ishioka")
 FIELDS_PER_THREAD = (1, 2, 4)
@@ -113,6 +116,7 @@ _CUDA16 = "H200 CUDA table, 16 fields (BENCHMARKS.md at 0fe4803); variants suite
 _VULKAN = "H200 Vulkan table (BENCHMARKS.md at 0fe4803)"
 _CPU32 = "CPU target against ducc0 (float32 accuracy)"
 _GPU32 = "GPU float32 accuracy against ducc0 (H100)"
+_EQUI = "Exact equiangular analysis and the Nyquist order on the GPU (H100)"
 
 
 def _tensor_cores(req, params) -> bool:
@@ -124,6 +128,13 @@ def _tensor_cores(req, params) -> bool:
 def _scalar(req, params) -> bool:
     # vector plans' own MLIR (mlir/vector.mlir) reads the plan's twiddle table
     return req.transform == "scalar"
+
+
+def _theta_kernel(req, params) -> bool:
+    # the low-rank step (float32), whose 2R sums per order stay in registers; groups 0: by
+    # fields per thread (Plan.theta_groups)
+    return (0 < req.theta_rank <= geo.THETA_KERNEL_RANK and 0 <= params["groups"] <= 64
+            and 1 <= params["rows"] <= req.nlat)
 
 
 def _lanes64(req, params) -> bool:
@@ -226,6 +237,19 @@ VARIANTS: tuple[Variant, ...] = (
             _VULKAN, "fft_synth.mlir", "mlir.fft:stage_values", ("twiddle",), _GPU),
     Variant("mlir", "fft_analys", "fft", "fft", "as fft_synth", _VULKAN, "fft_analys.mlir",
             "mlir.fft:stage_values", ("twiddle",), _GPU),
+    # --- theta step (exact equiangular and Fejer analysis), every family ---------------------
+    Variant("mlir", "theta_analys", "lowrank", "theta step in two kernels",
+            "float32 plans with the low-rank step (rank <= 64): 1.9-5.2x faster than the "
+            "linalg ops on CUDA (H100, lmax 255-719), 1.0-1.6x on Vulkan",
+            _EQUI, "theta_lowrank.mlir", "mlir.theta:values", ("theta_v", "theta_u", "theta_d"),
+            _GPU, ("float32",), serves=_theta_kernel, params={"groups": 0, "rows": 8}),
+    Variant("mlir", "theta_analys", "linalg", "theta step in linalg ops",
+            "every other plan: tensor and linalg ops that IREE compiles (codegen/theta.py); "
+            "nothing for plans without the step", _EQUI, "", targets=_GPU),
+    Variant("wgsl", "theta_analys", "linalg", "theta step in linalg ops", "as mlir's", _EQUI,
+            "", targets=("vulkan",), dtypes=("float32",)),
+    Variant("c", "theta_analys", "linalg", "theta step in linalg ops", "as mlir's", _EQUI, "",
+            targets=("cpu",)),
     # --- WGSL family (Vulkan, SPIR-V from naga) -------------------------------------------
     Variant("wgsl", "leg_synth", "standard", "standard", "the family's one synthesis",
             _VULKAN, "leg_synth_nf{nf}.spv", tables=_STANDARD_TABLES, targets=("vulkan",),

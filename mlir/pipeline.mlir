@@ -26,7 +26,8 @@ ${leg_analys_bindings}
 module @sht ${module_attrs} {
 ${executables}
   // F_ws: the intermediate F, written in place by the dispatch that makes it (its result is
-  // tied to F_ws, mlir/ops.mlir), so that a call that passes it allocates and copies nothing.
+  // tied to F_ws, mlir/ops.mlir), so that a call that passes it allocates and copies nothing;
+  // likewise Z_ws, the theta step's sums where the family takes it in kernels (analysis only).
   func.func private @synth_impl(${synth_table_params}, %${synth_arg}: tensor<?x${qnlm}x2x${ft}>,
       %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}> {
     %c0 = arith.constant 0 : index
@@ -48,7 +49,7 @@ ${synth_nyquist_add}
   }
 
   func.func private @analys_impl(${analys_table_params}, %f: tensor<?x${nlat}x${nphi}x${ft}>,
-      %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${qnlm}x2x${ft}> {
+      %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>${analys_ws_param}) -> tensor<?x${qnlm}x2x${ft}> {
     %c0 = arith.constant 0 : index
     %b = tensor.dim %F_ws, %c0 : tensor<?x${nlat}x${mc}x2x${ft}>
     %nb = arith.index_cast %b : index to i32
@@ -97,18 +98,19 @@ ${analys_nyquist}
     %c0 = arith.constant 0 : index
     %b = tensor.dim %f, %c0 : tensor<?x${nlat}x${nphi}x${ft}>
     %F_ws = tensor.empty(%b) : tensor<?x${nlat}x${mc}x2x${ft}>
-    %q = call @analys_impl(${analys_table_args}, %f, %F_ws)
+${analys_ws_empty}
+    %q = call @analys_impl(${analys_table_args}, %f, %F_ws${analys_ws_arg})
         : (${analys_table_types}, tensor<?x${nlat}x${nphi}x${ft}>,
-           tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${qnlm}x2x${ft}>
+           tensor<?x${nlat}x${mc}x2x${ft}>${analys_ws_type}) -> tensor<?x${qnlm}x2x${ft}>
     return %q : tensor<?x${qnlm}x2x${ft}>
   }
 
   util.func public @analys_async(${analys_table_params}, %f: tensor<?x${nlat}x${nphi}x${ft}>,
-      %q_out: tensor<?x${qnlm}x2x${ft}> {iree.abi.output = 0 : index}, %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${qnlm}x2x${ft}>
+      %q_out: tensor<?x${qnlm}x2x${ft}> {iree.abi.output = 0 : index}, %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>${analys_ws_param}) -> tensor<?x${qnlm}x2x${ft}>
       attributes {iree.abi.model = "coarse-fences"} {
-    %q = func.call @analys_impl(${analys_table_args}, %f, %F_ws)
+    %q = func.call @analys_impl(${analys_table_args}, %f, %F_ws${analys_ws_arg})
         : (${analys_table_types}, tensor<?x${nlat}x${nphi}x${ft}>,
-           tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${qnlm}x2x${ft}>
+           tensor<?x${nlat}x${mc}x2x${ft}>${analys_ws_type}) -> tensor<?x${qnlm}x2x${ft}>
     util.return %q : tensor<?x${qnlm}x2x${ft}>
   }
 ${vector_functions}

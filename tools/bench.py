@@ -127,6 +127,19 @@ EQUIANGULAR_CASES = {
     **{f"gauss{lmax}_b{b}": (dict(lmax=lmax, nphi=nphi, targets=GPU,
                                   fields_per_thread=4 if b > 1 else 1), b)
        for lmax, nphi in ((255, 512), (719, 1440)) for b in (1, 16)},
+    # the theta step in linalg ops, where auto takes its kernels (theta_analys "lowrank"),
+    # and the kernels' parameters beside auto's (groups of rings in the first kernel: 8 for one
+    # field per thread, 2 for batches; rings per thread in the second: 8)
+    **{f"equi{lmax}_b{b}_linalg": (dict(lmax=lmax, nlat=lmax + 2, nphi=nphi, grid="equiangular",
+                                        targets=GPU, fields_per_thread=4 if b > 1 else 1,
+                                        variants={"theta_analys": "linalg"}), b)
+       for lmax, nphi in ((255, 512), (719, 1440)) for b in (1, 16)},
+    **{f"equi719_b{b}_{tag}": (dict(lmax=719, nlat=721, nphi=1440, grid="equiangular",
+                                    targets=("cuda",), fields_per_thread=4 if b > 1 else 1,
+                                    variants={"theta_analys": {"name": "lowrank", **kw}}), b)
+       for b, params in ((1, {"g4": {"groups": 4}, "g16": {"groups": 16}, "r16": {"rows": 16}}),
+                         (16, {"g1": {"groups": 1}, "g4": {"groups": 4}, "r16": {"rows": 16}}))
+       for tag, kw in params.items()},
     "equi719_b1_f64": (dict(lmax=719, nlat=721, nphi=1440, grid="equiangular",
                             targets=("cuda",), dtype="float64"), 1),
     "gauss719_b1_f64": (dict(lmax=719, nphi=1440, targets=("cuda",), dtype="float64"), 1),
@@ -152,9 +165,19 @@ ACCURACY_CASES = {
                                 fields_per_thread=4), 16),
     "acc_shtns_l426_f1": (dict(lmax=426, nlat=432, nphi=864, targets=GPU), 16),
     "acc_pysh_l256": (dict(lmax=256, nlat=257, nphi=514, targets=GPU), 1),
+    # batched plans with the float64 recurrence: tensor cores (recurrence="ishioka"), and the
+    # Ishioka synthesis with the Fourier stages in float64
+    "acc_shtns_l426_b16_ishioka": (dict(lmax=426, nlat=432, nphi=864, targets=("cuda",),
+                                        fields_per_thread=4, recurrence="ishioka"), 16),
+    "acc_shtns_l426_b16_f64": (dict(lmax=426, nlat=432, nphi=864, targets=("cuda",),
+                                    fields_per_thread=4,
+                                    variants={"leg_synth": "ishioka", "fft_synth": "float64",
+                                              "fft_analys": "float64"}), 16),
 }
 ACCURACY = {"acc_th_l255": (16, "rel_l2", False), "acc_shtns_l426_b16": (1, "rel_l2", False),
-            "acc_shtns_l426_f1": (1, "rel_l2", True), "acc_pysh_l256": (1, "worst", False)}
+            "acc_shtns_l426_f1": (1, "rel_l2", True), "acc_pysh_l256": (1, "worst", False),
+            "acc_shtns_l426_b16_ishioka": (1, "rel_l2", False),
+            "acc_shtns_l426_b16_f64": (1, "rel_l2", False)}
 ACCURACY_SEED = 37  # the stored inputs (seeded per case): the same for ireesht and ducc0
 SUITES = {"readme": CASES, "accuracy": ACCURACY_CASES, "variants": VARIANT_CASES,
           "cpu": CPU_CASES, "train": TRAIN_CASES,

@@ -16,7 +16,7 @@ from ireesht import host
 from ireesht.codegen.resources import data_dir
 from ireesht.tables import table_shapes
 from ireesht import registry
-from ireesht.registry import STAGES
+from ireesht.registry import KERNEL_STAGES
 
 HEADERS = ("sht_common.h", "sht_legendre.h", "sht_ishioka.h", "sht_fft.h")
 LEG_FIELDS = 4  # fields per Legendre work item (NFMAX of leg_*.c)
@@ -63,7 +63,8 @@ def object_name(stage: str, base: str, dtype: str, variant: str = "c") -> str:
 
 def objects(baselines) -> list[tuple[str, str, str, str]]:
     """Every object of the family for these baselines: (stage, variant, baseline, dtype)."""
-    return [(v.stage, v.name, base, dtype) for v in registry.VARIANTS if v.family == "c"
+    return [(v.stage, v.name, base, dtype) for v in registry.VARIANTS
+            if v.family == "c" and v.template
             for base in baselines for dtype in v.dtypes]
 
 
@@ -71,7 +72,7 @@ def kernel_objects(plan) -> dict[str, str]:
     """The object file of each stage for this plan's variants, CPU baseline and dtype."""
     base = host.baseline(plan.cpu)
     return {stage: object_name(stage, base, plan.dtype, plan.variant_names[stage])
-            for stage in STAGES}
+            for stage in KERNEL_STAGES}
 
 
 # --- MLIR -------------------------------------------------------------------------------
@@ -173,7 +174,8 @@ def parts(plan, values: dict) -> dict[str, str]:
     out = {
         "aliases": f'#cpu_obj = #hal.executable.target<"llvm-cpu", "embedded-elf-{arch}">',
         "module_attrs": "",
-        "executables": "\n".join(_executable(s, objs[s], ft, *specs[s]) for s in STAGES),
+        "executables": "\n".join(_executable(s, objs[s], ft, *specs[s])
+                                  for s in KERNEL_STAGES),
     }
     for stage, (buffers, consts, _) in specs.items():
         ins = buffers[:-1]

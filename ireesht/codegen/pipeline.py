@@ -19,7 +19,7 @@ from ireesht.codegen import nyquist, theta
 from ireesht.codegen.resources import data_dir
 from ireesht.numerics import fourier
 from ireesht.tables import FLOAT_TYPES, table_shapes
-from ireesht.registry import STAGES
+from ireesht.registry import KERNEL_STAGES
 
 
 def mlir_dir() -> Path:
@@ -77,6 +77,7 @@ def template_values(plan) -> dict:
         leg_synth_out="F",  # mlir/ops.mlir
         leg_synth_ws="F_ws",
         **theta.values(kernels),  # op_theta_analys and leg_analys_in
+        **_workspace(kernels),
     )
     scaling = _scaling(plan, values)
     return {**values, **scaling,
@@ -87,7 +88,20 @@ def template_values(plan) -> dict:
 # goes with it (codegen.module.render): plans that need no scaling get the same text as
 # before the option existed
 OPTIONAL_SECTIONS = ("synth_scale", "analys_scale", "synth_nyquist_split", "synth_nyquist_add",
-                     "analys_nyquist")
+                     "analys_nyquist", "analys_ws_empty")
+
+
+def _workspace(plan) -> dict[str, str]:
+    """The analysis's second workspace, Z_ws (``Plan.theta_workspace``: the theta step's
+    kernels), as a parameter, argument, type and the synchronous function's allocation."""
+    if not plan.theta_workspace:
+        return dict.fromkeys(("analys_ws_param", "analys_ws_arg", "analys_ws_type",
+                              "analys_ws_empty"), "")
+    ztype = (f"tensor<?x{'x'.join(map(str, plan.theta_workspace))}x"
+             f"{FLOAT_TYPES[plan.dtype]}>")
+    return {"analys_ws_param": f", %Z_ws: {ztype}", "analys_ws_arg": ", %Z_ws",
+            "analys_ws_type": f", {ztype}",
+            "analys_ws_empty": f"    %Z_ws = tensor.empty(%b) : {ztype}"}
 
 
 def _scaling(plan, values: dict) -> dict[str, str]:
@@ -119,6 +133,6 @@ def stage_ops(values: dict, dispatch: dict[str, str], clauses: dict[str, str]) -
     """The four dispatches of mlir/ops.mlir (``op_<stage>``) for a family whose op and
     callee for each stage are ``dispatch[stage]`` (``flow.dispatch @exe::@v::@main[%b]``)
     and whose text after the types is ``clauses[stage]`` (empty for ``flow.dispatch``)."""
-    subs = {**values, **{f"dispatch_{s}": dispatch[s] for s in STAGES},
-            **{f"clauses_{s}": clauses.get(s, "") for s in STAGES}}
+    subs = {**values, **{f"dispatch_{s}": dispatch[s] for s in KERNEL_STAGES},
+            **{f"clauses_{s}": clauses.get(s, "") for s in KERNEL_STAGES}}
     return read_sections("ops.mlir", subs)

@@ -2,8 +2,10 @@
 MLIR: ``G[b, :, m] = T_(m mod 2) F[b, :, m]`` between the Fourier and the Legendre analysis of
 ``mlir/pipeline.mlir`` (``${op_theta_analys}``), which then reads G.
 
-Plain tensor and linalg ops, not a kernel of a family: IREE compiles them for whatever target
-the module has (CUDA, SPIR-V, Metal, llvm-cpu), so every kernel family gets the same step.
+The ``theta_analys`` variant ``"linalg"``: plain tensor and linalg ops, not a kernel of a
+family: IREE compiles them for whatever target the module has (CUDA, SPIR-V, Metal,
+llvm-cpu), so every kernel family gets the same step. (The MLIR family's ``"lowrank"``
+variant takes the low-rank step in kernels instead: ``ireesht.codegen.mlir.theta``.)
 Float32 plans whose rank is small enough (``Plan.theta_rank``) take ``T_p = diag(d) + U_p V_p``
 (``_lowrank``): two batch matmuls in F's own layout with the thin matrices broadcast over the
 batch and elementwise passes; the others the dense step folded by the equatorial symmetry
@@ -21,6 +23,8 @@ def values(plan) -> dict[str, str]:
     the Legendre analysis's input (``F``, or ``G`` after the step)."""
     if not plan.theta_step:
         return {"op_theta_analys": "", "leg_analys_in": "F"}
+    if plan.variant("theta_analys").template:  # kernels of the family (codegen/mlir/theta.py)
+        return {"op_theta_analys": "", "leg_analys_in": "G"}
     return {"op_theta_analys": _lowrank(plan) if plan.theta_rank else _folded(plan),
             "leg_analys_in": "G"}
 

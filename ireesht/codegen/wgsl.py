@@ -10,7 +10,7 @@ from pathlib import Path
 from ireesht.codegen.mlir.common import SYNTH_WG
 from ireesht.codegen.pipeline import read_sections, stage_ops
 from ireesht.codegen.resources import data_dir
-from ireesht.registry import STAGES
+from ireesht.registry import KERNEL_STAGES
 
 SYNTH_PAIRS = 2  # KP of leg_synth.wgsl: latitude pairs per thread
 
@@ -24,7 +24,8 @@ def analysis_fields(plan) -> int:
 def kernel_objects(plan) -> dict[str, str]:
     """The .spv file of each stage: its variant's template, for the plan's fields per
     thread."""
-    return {s: plan.variant(s).template.format(nf=plan.fields_per_thread) for s in STAGES}
+    return {s: plan.variant(s).template.format(nf=plan.fields_per_thread)
+            for s in KERNEL_STAGES}
 
 
 def kernels_dir() -> Path:
@@ -40,8 +41,8 @@ def parts(plan, values: dict) -> dict[str, str]:
                              {**values, **kernel_objects(plan), "synth_gx": synth_gx,
                               "synth_nf": plan.fields_per_thread,
                               "analys_nf": analysis_fields(plan)})
-    clauses = {s: sections[f"clauses_{s}"] for s in STAGES}
-    ops = stage_ops(values, {s: 'hal.dispatch.extern "main"[%b]' for s in STAGES}, clauses)
+    clauses = {s: sections[f"clauses_{s}"] for s in KERNEL_STAGES}
+    ops = stage_ops(values, {s: 'hal.dispatch.extern "main"[%b]' for s in KERNEL_STAGES}, clauses)
     return {"aliases": sections["aliases"], "module_attrs": "", "executables": "", **ops}
 
 

@@ -33,8 +33,9 @@ from ireesht.tables import TABLES_VERSION
 # The manifest's format; an artifact of another version is refused (rebuild it). 12: plans
 # carry their resolved kernel variants (``Plan.as_dict``) and are validated on load. 13: the
 # manifest's ``digest`` and ``tables_version``; modules carry their plan's fingerprint.
-# 14: plans carry ``transform`` ("scalar" or "vector"), ``norm`` and ``csphase``.
-MANIFEST_VERSION = 14
+# 14: plans carry ``transform`` ("scalar" or "vector"), ``norm`` and ``csphase``. 15: a
+# fifth stage, ``theta_analys``, in the plans' variants.
+MANIFEST_VERSION = 15
 MANIFEST = "manifest.json"
 MAX_MANIFEST_BYTES = 2**20
 MAX_MODULE_BYTES = 2**28  # 256 MiB: the largest modules take a few MB

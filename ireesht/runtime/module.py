@@ -286,8 +286,8 @@ class Module:
 
     def _enqueue(self, name: str, x, batch: int, out, sync: bool):
         """Enqueue ``<name>_async`` on ``batch`` fields ``x`` (device array), which writes
-        the result into ``out`` and the intermediate F into a kept buffer: IREE then
-        allocates nothing per call. ``out=None`` writes into a kept result buffer (only
+        the result into ``out`` and the intermediate F (and the theta step's Z) into kept
+        buffers: IREE then allocates nothing per call. ``out=None`` writes into a kept result buffer (only
         for results that are copied to the host at once). Returns the result's array,
         ready once ``sync`` has waited for it."""
         p = self.plan
@@ -298,9 +298,11 @@ class Module:
                 result_shape = result + ((2,) if complex_out else ())
                 out = self._kept_buffer("result", name, (batch, *result_shape))
             # F as the kernels make it: one order less for a Nyquist plan (Plan.kernel_plan)
-            workspace = self._kept_buffer("F", name, (fields * batch, p.nlat,
-                                                      p.kernel_plan.mc, 2))
-            self._session.enqueue(f"{name}_async", *self._args[name], x, out, workspace)
+            workspaces = [self._kept_buffer("F", name, (fields * batch, p.nlat,
+                                                        p.kernel_plan.mc, 2))]
+            if name == "analys" and p.theta_workspace:  # the theta step's kernels' sums
+                workspaces.append(self._kept_buffer("Z", name, (batch, *p.theta_workspace)))
+            self._session.enqueue(f"{name}_async", *self._args[name], x, out, *workspaces)
             if sync:
                 self._session.synchronize()
         return out

@@ -118,6 +118,20 @@ def test_dot_product_identities_float32(target, rng, request):
     assert rel_l2(mod.analys_adjoint(a), at_ref) <= TOL["float32"]
 
 
+def test_lowrank_theta_step_transpose_float32(rng):
+    """Float32 plans at the theta step's limit apply T_p^T as diag + rank 24 (adjoint.py,
+    the low-rank step's tables), against the dense float64 reference."""
+    mod = ireesht.compile(255, 255, 257, 512, "equiangular", target="cpu")
+    p = mod.plan
+    assert p.theta_rank == 24
+    a = random_coefficients(rng, p.lmax, p.mmax, (2,))
+    f = rng.standard_normal((2, p.nlat, p.nphi))
+    _, at_ref = _reference_adjoints(mod, f, a)
+    assert rel_l2(mod.analys_adjoint(a.astype(np.complex64)), at_ref) <= TOL["float32"]
+    e_s, e_a = _dot_errors(mod, a.astype(np.complex64), f.astype(np.float32))
+    assert e_a <= TOL["float32"], e_a
+
+
 def test_adjoints_keep_leading_batch_dimensions(mod64, rng):
     p = mod64.plan
     f = rng.standard_normal((2, 3, p.nlat, p.nphi))

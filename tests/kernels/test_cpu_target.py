@@ -84,7 +84,8 @@ def test_float32_default_is_as_accurate_as_ducc0(rng, batch):
     # recurrence="standard" kernels (measured above)
     mod = ireesht.compile(63, target="cpu")
     assert mod.info["variants"] == {"leg_synth": "ishioka", "fft_synth": "float64",
-                                    "fft_analys": "float64", "leg_analys": "ishioka"}
+                                    "fft_analys": "float64", "theta_analys": "linalg",
+                                    "leg_analys": "ishioka"}
     q = random_coefficients(rng, 63, 63, batch)
     f_ref = reference.synth(q, 63, 63, mod.plan.make_grid())
     assert rel_l2(mod.synth(q), f_ref) <= TOL_F32
@@ -105,7 +106,7 @@ def test_float32_default_is_as_accurate_as_ducc0(rng, batch):
 def test_standard_recurrence_keeps_the_float32_scheme(rng):
     # recurrence="standard": the float32 kernels of the GPU paths, their bounds
     mod = ireesht.compile(40, 17, 45, 97, target="cpu", recurrence="standard")
-    assert set(mod.info["variants"].values()) == {"c"}
+    assert set(mod.info["variants"].values()) == {"c", "linalg"}  # linalg: no theta step
     check_plan(mod, rng, batch=(3,))
 
 
@@ -114,7 +115,8 @@ def test_ishioka_analysis_up_to_lmax_1023():
     names = lambda lmax: Plan.create(lmax, target="cpu").variant_names  # noqa: E731
     assert names(1023)["leg_analys"] == "ishioka"
     assert names(1024) == {"leg_synth": "ishioka", "fft_synth": "float64",
-                           "fft_analys": "float64", "leg_analys": "c"}
+                           "fft_analys": "float64", "theta_analys": "linalg",
+                           "leg_analys": "c"}
 
 
 @pytest.mark.slow

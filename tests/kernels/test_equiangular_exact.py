@@ -139,6 +139,29 @@ def test_vulkan_analysis_matches_ducc0(vulkan, kernels, dtype, lmax, mmax, nlat,
     _check(mod, rng, TOL[dtype])
 
 
+# the MLIR family's theta-step kernels (theta_analys "lowrank", float32 plans of the low-rank
+# step, kernels/mlir/theta_lowrank.mlir): lmax = nlat - 2, so any field against ducc0; 251
+# orders, neither a multiple of the kernels' 16 lanes nor of 128 threads; two fields per call
+@pytest.mark.parametrize("params", [{}, {"groups": 3, "rows": 5}])
+def test_vulkan_theta_kernels_match_ducc0(vulkan, params, rng):
+    # default groups: 8 for one field per thread; 3 groups of 8 slices of 11 rings leave the
+    # last slices short or empty, 5 rings per thread of G the last thread short
+    mod = ireesht.compile(255, 250, 257, 512, "equiangular", target="vulkan",
+                          variants={"theta_analys": {"name": "lowrank", **params}})
+    assert mod.plan.theta_rank == 24 and mod.plan.theta_groups == params.get("groups", 8)
+    assert mod.plan.theta_workspace == (mod.plan.theta_groups, 24, 251, 2)
+    _check(mod, rng, TOL["float32"])
+
+
+@pytest.mark.parametrize("params", [{"rows": 0}, {"groups": -1}, {"groups": 65}])
+def test_theta_kernel_parameters_are_checked(params):
+    from ireesht.plan import Plan
+
+    with pytest.raises(ValueError, match="'lowrank' cannot run"):
+        Plan.create(255, 255, 257, 512, "equiangular", "cuda",
+                    variants={"theta_analys": {"name": "lowrank", **params}})
+
+
 # CUDA float32 analyses in lanes64 segments, whose bindings follow the variant's tables: the
 # theta and qscale tables come after them (a regression: both once shifted F and q)
 @pytest.mark.parametrize("target,dtype,norm", [("cuda", "float64", "ortho"),
@@ -149,13 +172,18 @@ def test_gpu_modules_with_the_theta_step_compile(target, dtype, norm):
     from ireesht.codegen import module as codegen
     from ireesht.plan import Plan
 
-    lmax = 255 if dtype == "float32" and target == "cuda" else 31  # lanes64 segments there
+    lmax = 255 if dtype == "float32" else 31  # CUDA: lanes64 segments there
     plan = Plan.create(lmax, lmax, lmax + 2, 2 * lmax + 2, "equiangular", target, dtype,
                        norm=norm)
     assert plan.theta_step and plan.theta_tables[0] in plan.analys_tables
-    # float32 at lmax 255: the low-rank step (tables theta_u, theta_v, theta_d), else folded
+    # float32 at lmax 255: the low-rank step (tables theta_u, theta_v, theta_d) in the MLIR
+    # family's kernels, else folded in linalg ops
+    kernels = lmax == 255
     assert plan.theta_tables == (("theta_u", "theta_v", "theta_d") if lmax == 255 else ("theta",))
-    assert "linalg.batch_matmul" in codegen.render(plan)
+    assert plan.variant_names["theta_analys"] == ("lowrank" if kernels else "linalg")
+    text = codegen.render(plan)
+    assert ("@theta_analys_z" in text) == kernels
+    assert ("linalg.batch_matmul" in text) != kernels
     assert len(codegen.compile_plan(plan)) > 0
 
 

@@ -165,7 +165,9 @@ def test_cpu_float32_matches_ducc0(rng):
 @pytest.mark.parametrize("kernels,dtype,case", [("mlir", "float64", CASES[0]),
                                                 ("mlir", "float32", CASES[1]),
                                                 ("wgsl", "float32", CASES[0]),
-                                                ("mlir", "float32", CASES[2])])
+                                                ("mlir", "float32", CASES[2]),
+                                                # the theta step's kernels (rank 24)
+                                                ("mlir", "float32", (255, 250, 256, 512))])
 def test_vulkan_matches_ducc0(vulkan, kernels, dtype, case, rng):
     mod = ireesht.compile(*case, "fejer", target="vulkan", dtype=dtype, kernels=kernels)
     _check(mod, rng, TOL[dtype])

@@ -167,7 +167,8 @@ def test_ishioka_recurrence_matches_reference(vulkan, rng, lmax, mmax, nlat, nph
     # Fourier stages in float64 (PLAN_SHAPES has rows of 2^a 3^b 5^c points, and rows off
     # the FFT path: 62, 97)
     assert mod.info["variants"] == {"leg_synth": "ishioka", "fft_synth": "float64",
-                                    "fft_analys": "float64", "leg_analys": "ishioka"}
+                                    "fft_analys": "float64", "theta_analys": "linalg",
+                                    "leg_analys": "ishioka"}
     check_plan(mod, rng)
     q = random_coefficients(rng, lmax, mod.plan.mmax, (2,))
     f_ref = reference.synth(q, lmax, mod.plan.mmax, mod.plan.make_grid())

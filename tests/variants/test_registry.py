@@ -21,7 +21,9 @@ REPO = Path(__file__).resolve().parents[2]
 
 @pytest.mark.parametrize("v", registry.VARIANTS, ids=lambda v: f"{v.family}-{v.stage}-{v.name}")
 def test_every_variant_has_its_template_and_values_function(v):
-    if v.family == "mlir":
+    if not v.template:  # the theta step in linalg ops (ireesht.codegen.theta)
+        assert v.stage == "theta_analys" and not v.values
+    elif v.family == "mlir":
         assert (mlir_dir() / v.template).exists()
         module, _, name = v.values.partition(":")
         assert callable(getattr(importlib.import_module(f"ireesht.codegen.{module}"), name))
@@ -54,7 +56,15 @@ def test_each_family_stage_has_a_variant_that_runs_every_plan():
     (dict(target="cuda"), {"leg_synth": "ishioka", "fft_synth": "float64",
                            "fft_analys": "float64", "leg_analys": "lanes64"}),
     (dict(target="cuda", lmax=719, mmax=719, nlat=721, nphi=1440, grid="equiangular"),
-     {"leg_synth": "ishioka", "fft_synth": "float64", "fft_analys": "float64"}),
+     {"leg_synth": "ishioka", "fft_synth": "float64", "fft_analys": "float64",
+      "theta_analys": "lowrank"}),
+    # the theta step's kernels: float32 low rank only (float64 plans keep the folded step)
+    (dict(target="vulkan", lmax=255, nlat=257, nphi=512, grid="equiangular"),
+     {"theta_analys": "lowrank"}),
+    (dict(target="cuda", lmax=255, nlat=257, nphi=512, grid="equiangular", dtype="float64"),
+     {"theta_analys": "linalg"}),
+    (dict(target="cuda", lmax=640, nlat=721, nphi=1440, grid="equiangular"),
+     {"theta_analys": "linalg"}),  # rank 92 > nlat / 8: the folded step
     (dict(target="cuda", lmax=511), {"leg_synth": "ishioka", "leg_analys": "lanes64_segments"}),
     (dict(target="cuda", lmax=63), {"leg_synth": "ishioka", "leg_analys": "ishioka"}),
     (dict(target="cuda", fields_per_thread=4), {"leg_synth": "standard", "fft_synth": "fft",

@@ -15,11 +15,17 @@ import importlib
 import string
 from pathlib import Path
 
-from ireesht.codegen.mlir import fft, ishioka, mma
+from ireesht.codegen.mlir import fft, ishioka, mma, theta
 from ireesht.codegen.mlir.common import FLOAT_FORMATS, executable_target, kernels_dir
 from ireesht.codegen.pipeline import split_sections, stage_ops
 from ireesht import registry
-from ireesht.registry import STAGES
+from ireesht.registry import KERNEL_STAGES, STAGES
+
+def _kernels(plan) -> tuple[str, ...]:
+    """The stages whose variants are kernels of this family (a template): the four, and the
+    theta step where it takes kernels."""
+    return tuple(s for s in STAGES if plan.variant(s).template)
+
 
 def stage_template(plan, stage: str) -> Path:
     """The template file of one stage: its variant's (``registry.Variant.template``); the
@@ -52,7 +58,7 @@ def stage_values(plan, values: dict, every_fft_pass: bool = False) -> dict[str, 
     common = {**values, **FLOAT_FORMATS[values["ft"]], "target": "#target", "pipeline": pipeline}
     core = split_sections((kernels_dir() / "legendre_core.mlir").read_text(), "part")
     out = {}
-    for stage in STAGES:
+    for stage in _kernels(plan):
         fn = _values_function(plan.variant(stage).values)
         extra = {"every_fft_pass": every_fft_pass} if stage in fft.FFT_DIRECTIONS else {}
         out[stage] = fn(plan, {**common, "exe": stage}, core, **extra)
@@ -66,10 +72,12 @@ def parts(plan, values: dict) -> dict[str, str]:
     """The family's pieces of mlir/pipeline.mlir (``ireesht.codegen.pipeline.render``)."""
     device, target, _ = executable_target(plan)
     groups = plan.variant_names["leg_synth"] == "tensor_cores"
-    stages = (*STAGES, mma.REST_STAGE) if groups else STAGES
+    stages = (*_kernels(plan), mma.REST_STAGE) if groups else _kernels(plan)
     executables = "\n".join(render_stage(plan, s, values) for s in stages)
-    dispatch = {s: f"flow.dispatch @{s}::@v::@main[%b]" for s in STAGES}
+    dispatch = {s: f"flow.dispatch @{s}::@v::@main[%b]" for s in KERNEL_STAGES}
     ops = stage_ops(values, dispatch, {})
+    if plan.variant("theta_analys").template:  # the theta step's kernels, not linalg ops
+        ops["op_theta_analys"] = theta.dispatch(plan)
     if groups:
         # the whole groups of 16 fields on tensor cores into F_ws, then the rest into it
         whole = stage_ops({**values, "leg_synth_out": "F_groups"}, dispatch, {})
