@@ -23,6 +23,8 @@ from ireesht.numerics import layout, normalization, resample
 from ireesht.host import CPU_BASELINES
 from ireesht.registry import DTYPES, FIELDS_PER_THREAD, RECURRENCES, STAGES, TARGETS
 
+# the float64 copies of float32 tables that a float64 plan reads as the tables themselves
+SAME_IN_FLOAT64 = {"seed64": "seedtab", "wtab64": "wtab", "twiddle64": "twiddle"}
 # "vector": spin-1 fields through the scalar kernels at lmax + 1 (ireesht.numerics.vector)
 TRANSFORMS = ("scalar", "vector")
 from ireesht.validate import check_bool, check_choice, check_int, check_plan_bytes, check_sizes
@@ -348,16 +350,26 @@ class Plan(Request):
     def analys_recurrence(self) -> str:
         return self.variant("leg_analys").recurrence
 
+    def stage_tables(self, stage: str) -> tuple[str, ...]:
+        """The tables a stage's variant reads, in binding order (``Variant.tables``). A
+        float64 plan's ``seedtab``, ``wtab`` and ``twiddle`` are their float64 copies
+        (``seed64``, ``wtab64``, ``twiddle64``: the same values), so variants that name either
+        read one table, uploaded once."""
+        names = self.variant(stage).tables
+        if self.dtype == "float64":
+            names = tuple(SAME_IN_FLOAT64.get(n, n) for n in names)
+        return names
+
     @property
     def synth_tables(self) -> tuple[str, ...]:
         """The table arguments of the exported synthesis functions, in order."""
-        return (self.variant("leg_synth").tables + self.variant("fft_synth").tables
+        return (self.stage_tables("leg_synth") + self.stage_tables("fft_synth")
                 + self._scale_tables + (("nyq_synth",) if self.nyquist else ()))
 
     @property
     def analys_tables(self) -> tuple[str, ...]:
         """The table arguments of the exported analysis functions, in order."""
-        return (self.variant("leg_analys").tables + self.variant("fft_analys").tables
+        return (self.stage_tables("leg_analys") + self.stage_tables("fft_analys")
                 + self._scale_tables + self.theta_tables
                 + (("nyq_analys",) if self.nyquist else ()))
 

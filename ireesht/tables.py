@@ -14,9 +14,10 @@ from ireesht.numerics import fourier, ishioka, legendre, normalization, resample
 # The format of the tables: bump it when a table's content or layout changes for the same
 # plan. Modules carry it in their plan's fingerprint (``Plan.fingerprint``), so a module
 # compiled for other tables is refused when it loads, and cache entries miss.
-TABLES_VERSION = 7  # 2: the C / WGSL twiddle layout (mixed radix); 3: table theta;
+TABLES_VERSION = 8  # 2: the C / WGSL twiddle layout (mixed radix); 3: table theta;
 # 4: theta folded by the equatorial symmetry; 5, 6: the low-rank theta step (float32); 7: the
-# MLIR family's float64 recurrence reads seed64 and wtab64 (was seedtab and wtab)
+# MLIR family's float64 recurrence reads seed64 and wtab64 (was seedtab and wtab); 8: float64
+# plans read seedtab, wtab and twiddle for those (Plan.stage_tables)
 # MLIR element type of each plan dtype
 FLOAT_TYPES = {"float32": "f32", "float64": "f64"}
 

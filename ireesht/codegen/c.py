@@ -159,7 +159,7 @@ def parts(plan, values: dict) -> dict[str, str]:
                 f"affine_map<()[s0] -> (s0 ceildiv {LEG_FIELDS})>()[%b]", "%gy")
     fft_grid = (f"%gx = arith.constant {v['nlat']} : index", "%b")
     def tabs(stage: str) -> list[tuple[str, str, bool, str]]:
-        return [(t, *tables[t][:1], False, tables[t][1]) for t in plan.variant(stage).tables]
+        return [(t, *tables[t][:1], False, tables[t][1]) for t in plan.stage_tables(stage)]
 
     specs = {
         "leg_synth": (tabs("leg_synth") + [("q", qshape, True), ("F", Fshape, True)], leg,

@@ -40,7 +40,7 @@ def _tables(plan, fn: str, names: tuple[str, ...]) -> dict[str, str]:
     }
     if fn not in ("synth", "analys"):  # the vector functions call synth / analys
         return values
-    leg, fft = plan.variant(f"leg_{fn}").tables, plan.variant(f"fft_{fn}").tables
+    leg, fft = plan.stage_tables(f"leg_{fn}"), plan.stage_tables(f"fft_{fn}")
     return {
         **values,
         f"leg_{fn}_table_args": ", ".join(f"%{n}" for n in leg),

@@ -144,6 +144,19 @@ def test_float64_matches_reference(vulkan, rng, lmax, kw):
     check_plan(build(lmax, dtype="float64", **kw), rng, batch=(3,))
 
 
+def test_float64_plans_read_each_table_once(vulkan, rng):
+    # the Ishioka synthesis names seed64, the rows analysis seedtab: the same float64 values,
+    # one table (Plan.stage_tables)
+    from ireesht import tables
+
+    mod = build(40, dtype="float64", recurrence="ishioka")
+    assert (mod.plan.variant_names["leg_synth"], mod.plan.variant_names["leg_analys"]) == (
+        "ishioka", "rows")
+    names = tables.names(mod.plan)
+    assert "seedtab" in names and "seed64" not in names and len(set(names)) == len(names)
+    check_plan(mod, rng, batch=(2,))
+
+
 def test_enqueued_calls_run_in_order(vulkan, rng):
     check_enqueued_calls(build(15), rng)
 

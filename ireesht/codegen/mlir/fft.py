@@ -319,7 +319,7 @@ def stage_values(plan, v: dict, core: dict[str, str], every_fft_pass: bool = Fal
     of every length (``every_fft_pass``; ``fft_pass_calls``). The stage computes in the type
     of its variant's twiddle table (``ft``: the plan's, or float64 for ``twiddle64``) on
     buffers of the plan's type (``io``)."""
-    (twiddle,) = plan.variant(v["exe"]).tables
+    (twiddle,) = plan.stage_tables(v["exe"])
     ft, io, direction = table_shapes(plan)[twiddle][1], v["ft"], FFT_DIRECTIONS[v["exe"]]
     parts = split_sections((kernels_dir() / "fft_core.mlir").read_text(), "part")
     calls = fft_pass_calls(ft, io, fourier.fft_mixed(plan.nphi),

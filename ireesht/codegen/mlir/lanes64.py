@@ -43,7 +43,7 @@ def analys_values(plan, v: dict, core: dict[str, str]) -> dict:
     steps = segment_steps(plan)
     nseg = -(-ishioka.steps(plan.lmax, 0) // steps) if steps else 1  # order 0's, the most
     # the variant's tables (the restart tables last), then F and q
-    nb = len(plan.variant("leg_analys").tables)
+    nb = len(plan.stage_tables("leg_analys"))
     out = {**v, **_ishioka_conversions(v["ft"], scaling), "kp": kp, "span": span, "wg": wg, "ng": ng,
            "col": col, "nv": 4 * span, "chunk": wg * kp, "part_size": 4 * span * col,
            "sums_size": 4 + 4 * span, "scale_bits": scaling["scale_bits"],
