@@ -1,12 +1,13 @@
 """The variant registry: every target and every kernel variant, declared once as data, and
 the one function that chooses a plan's variants (``select``).
 
-A plan runs four stages (``STAGES``). For each stage a kernel family offers one or more
-variants; ``select`` picks one per stage, once, when the plan is made, and everything after
-(tables, code generation, ``info["variants"]``) reads that choice. Adding a variant means
-adding a ``Variant`` row below and its template (and, for generated code, the function named
-in ``values``); adding a target, a ``Target`` row. ``python -m ireesht variants`` writes
-docs/variants.md from this table.
+A plan runs five stages (``STAGES``: four kernels, and the theta step of exact equiangular
+analysis, which renders nothing where a plan has no step). For each stage a kernel family
+offers one or more variants; ``select`` picks one per stage, once, when the plan is made, and
+everything after (tables, code generation, ``info["variants"]``) reads that choice. Adding a
+variant means adding a ``Variant`` row below and its template (and, for generated code, the
+function named in ``values``); adding a target, a ``Target`` row. ``python -m ireesht
+variants`` writes docs/variants.md from this table.
 
 Imports no code generator: a variant names the function that renders its template
 (``values``, "module:function" under ``ireesht.codegen``), which only code generation loads.
