@@ -37,7 +37,7 @@ import numpy as np
 
 from ireesht.runtime import device as rtmod
 
-__all__ = ["is_foreign", "transform", "constant_like", "dtype_of"]
+__all__ = ["is_foreign", "transform", "constant_like", "dtype_of", "stack"]
 
 # DLPack device types (dlpack.h)
 _DL_CPU, _DL_CUDA, _DL_CUDA_HOST = 1, 2, 3
@@ -95,6 +95,11 @@ class _Numpy:
     def synchronize(self, x) -> None:
         pass
 
+    def stack(self, xs):
+        """One array of the arrays ``xs`` (same shape) along a new first axis, on their
+        device."""
+        return np.stack([np.from_dlpack(x) for x in xs])
+
 
 class _Torch(_Numpy):
     def plain(self, x, dtype):
@@ -106,6 +111,11 @@ class _Torch(_Numpy):
 
     def host(self, x) -> np.ndarray:
         return x.cpu().numpy()
+
+    def stack(self, xs):
+        import torch
+
+        return torch.stack([x.detach() for x in xs])
 
     def from_dlpack(self, obj):
         import torch
@@ -120,7 +130,9 @@ class _Torch(_Numpy):
     def constant(self, a, like):
         import torch
 
-        return torch.as_tensor(a, device=like.device)
+        # a copy of a read-only array (torch warns that it cannot mark a tensor read-only);
+        # constant_like converts those once per device
+        return torch.as_tensor(a if a.flags.writeable else a.copy(), device=like.device)
 
     def device_key(self, like):
         return str(like.device)
@@ -170,6 +182,11 @@ class _Jax(_Numpy):
     def synchronize(self, x) -> None:
         x.block_until_ready()
 
+    def stack(self, xs):
+        import jax.numpy as jnp
+
+        return jnp.stack(xs)
+
 
 class _Cupy(_Numpy):
     def plain(self, x, dtype):
@@ -179,6 +196,11 @@ class _Cupy(_Numpy):
 
     def host(self, x) -> np.ndarray:
         return x.get()
+
+    def stack(self, xs):
+        import cupy
+
+        return cupy.stack(xs)
 
     def from_dlpack(self, obj):
         import cupy
@@ -240,6 +262,25 @@ def constant_like(a: np.ndarray, like):
         _CONSTANTS.pop(next(iter(_CONSTANTS)))
     _CONSTANTS[key] = (a, value)
     return value
+
+
+def stack(what: str, xs) -> object:
+    """The DLPack arrays ``xs`` (a list or tuple, of one library, dtype and shape) as one array
+    of their library with a new first axis: the fields of one call (``Module.synth([...])``).
+    Raises ValueError naming what differs."""
+    first = xs[0]
+    kinds = {(type(x).__module__.split(".")[0], type(x).__name__) for x in xs}
+    if len(kinds) > 1 or not all(is_foreign(x) for x in xs):
+        raise ValueError(f"{what}: a list of {sorted(kinds)} arrays, expected arrays of one "
+                         "library (torch, JAX or CuPy), or numpy arrays")
+    for i, x in enumerate(xs):
+        if tuple(x.shape) != tuple(first.shape) or x.dtype != first.dtype:
+            raise ValueError(f"{what}[{i}]: {tuple(x.shape)} {x.dtype}, expected the shape "
+                             f"and dtype of {what}[0], {tuple(first.shape)} {first.dtype}")
+        if x.__dlpack_device__() != first.__dlpack_device__():
+            raise ValueError(f"{what}[{i}]: on device {x.__dlpack_device__()}, expected "
+                             f"{what}[0]'s, {first.__dlpack_device__()}")
+    return _library(first).stack(list(xs))
 
 
 # --- the transform -----------------------------------------------------------------------

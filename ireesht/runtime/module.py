@@ -32,7 +32,9 @@ class Module:
     ``ireesht.numerics.layout``) -> ``(..., nlat, nphi)`` real field.
     ``analys(f)``: ``(..., nlat, nphi)`` real field -> ``(..., nlm)`` complex coefficients.
     numpy in, numpy out (computed in the plan's dtype); torch, JAX, CuPy (DLPack) arrays in,
-    the same kind out, without copies where the device allows (``ireesht.interop``).
+    the same kind out, without copies where the device allows (``ireesht.interop``). A list of
+    arrays (of one library, one shape) is one call on them stacked: one result, its first axis
+    over the list, for one call's host cost.
     ``synth_adjoint`` / ``analys_adjoint`` are the exact transposes (``ireesht.adjoint``).
     Device arrays in
     (``iree.runtime.DeviceArray`` in the kernel layout, of the plan's dtype: ``(B, nlm, 2)``
@@ -182,6 +184,8 @@ class Module:
     def _transform(self, name: str, x, out, sync: bool):
         """``name`` on numpy, DLPack or device-array input (the methods above)."""
         what, trailing, complex_in, result, complex_out = self.signature(name)
+        if isinstance(x, (list, tuple)) and x and any(interop.is_foreign(a) for a in x):
+            x = interop.stack(what, x)  # one call for the list (numpy lists: np.asarray)
         if interop.is_foreign(x):
             return interop.transform(self, name, x, out, sync)
         _check_sync(sync, x, out)

@@ -128,6 +128,36 @@ def test_other_dlpack_libraries_get_numpy(cpu32, rng):
     np.testing.assert_array_equal(f, cpu32.synth(q))
 
 
+def test_a_list_of_tensors_is_one_call(cpu64, rng, monkeypatch):
+    """A list of torch tensors: stacked, one call (its result's first axis over the list)."""
+    p = cpu64.plan
+    q = random_coefficients(rng, p.lmax, p.mmax, (3, 2))
+    calls, synth = [], type(cpu64).synth
+
+    def counted(x, *args, **kw):  # interop calls the module once per call it makes
+        calls.append(x)
+        return synth(cpu64, x, *args, **kw)
+
+    monkeypatch.setattr(cpu64, "synth", counted)
+    f = synth(cpu64, [torch.from_numpy(x).clone() for x in q])
+    assert isinstance(f, torch.Tensor) and f.shape == (3, 2, p.nlat, p.nphi)
+    assert len(calls) == 1  # interop's one call on the stacked device array
+    assert rel_l2(f.numpy(), reference.synth(q, p.lmax, p.mmax, p.make_grid())) <= 1e-12
+    q2 = cpu64.analys((f[0], f[1]))
+    assert q2.shape == (2, 2, p.nlm) and rel_l2(q2.numpy(), q[:2]) <= 1e-12
+
+
+def test_a_list_of_arrays_of_several_kinds_is_refused(cpu32):
+    p = cpu32.plan
+    good = torch.zeros(p.nlm, dtype=torch.complex64)
+    with pytest.raises(ValueError, match=r"qlm: a list of \[\('numpy', 'ndarray'\), \('torch', "
+                       r"'Tensor'\)\] arrays, expected arrays of one library"):
+        cpu32.synth([good, np.zeros(p.nlm, np.complex64)])
+    with pytest.raises(ValueError, match=rf"qlm\[1\]: \({p.nlm + 1},\) torch.complex64, "
+                       rf"expected the shape and dtype of qlm\[0\], \({p.nlm},\)"):
+        cpu32.synth([good, torch.zeros(p.nlm + 1, dtype=torch.complex64)])
+
+
 def test_empty_batches(cpu32):
     p = cpu32.plan
     f = cpu32.synth(torch.zeros((0, 2, p.nlm), dtype=torch.complex64))
