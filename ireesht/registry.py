@@ -242,7 +242,7 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("mlir", "theta_analys", "lowrank", "theta step in two kernels",
             "float32 plans with the low-rank step (rank <= 64): 1.9-5.2x faster than the "
             "linalg ops on CUDA (H100, lmax 255-719), 1.0-1.6x on Vulkan",
-            _EQUI, "theta_lowrank.mlir", "mlir.theta:values", ("theta_v", "theta_u", "theta_d"),
+            _EQUI, "theta_lowrank.mlir", "mlir.theta:values", ("theta_u", "theta_v", "theta_d"),
             _GPU, ("float32",), serves=_theta_kernel, params={"groups": 0, "rows": 8}),
     Variant("mlir", "theta_analys", "linalg", "theta step in linalg ops",
             "every other plan: tensor and linalg ops that IREE compiles (codegen/theta.py); "

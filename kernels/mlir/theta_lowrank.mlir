@@ -31,7 +31,6 @@ hal.executable private @${exe}_z {
         %c2 = arith.constant 2 : index
         %c8 = arith.constant 8 : index
         %c16 = arith.constant 16 : index
-        %c128 = arith.constant 128 : index
         %nl = arith.constant ${nlat} : index
         %mc = arith.constant ${mc} : index
         %mcl = arith.constant ${mcl} : index
@@ -112,7 +111,6 @@ hal.executable private @${exe}_g {
         %c128 = arith.constant 128 : index
         %nl = arith.constant ${nlat} : index
         %mc = arith.constant ${mc} : index
-        %mcl = arith.constant ${mcl} : index
         %zero = arith.constant 0.0 : f32
         %nb_i = hal.interface.constant.load layout(${glayout}) ordinal(0) : i32
         %nb = arith.index_castui %nb_i : i32 to index
@@ -130,10 +128,9 @@ hal.executable private @${exe}_g {
         %wb = hal.interface.workgroup.id[2] : index
         %tid = gpu.thread_id x
         %mb = arith.muli %wx, %c128 : index
-        %m0 = arith.addi %mb, %tid : index
-        %live = arith.cmpi ult, %m0, %mc : index
+        %m = arith.addi %mb, %tid : index
+        %live = arith.cmpi ult, %m, %mc : index
         scf.if %live {
-          %m = arith.addi %m0, %c0 : index
           %p = arith.remui %m, %c2 : index
           %rk = arith.constant ${rank} : index
           %pr = arith.muli %p, %rk : index

@@ -41,7 +41,7 @@ def values(plan, values: dict, core) -> dict:
         "zlayout": _layout(2), "glayout": _layout(3),
         "zacc": ", ".join(f"{a} = %zero" for a in acc),
         "acctypes": ", ".join(["f32"] * nacc),
-        "zbody": _zbody(r, nl), "zreduce": _zreduce(nacc, mc), "gsum": _gsum(r, mc),
+        "zbody": _zbody(r, nl), "zreduce": _zreduce(nacc), "gsum": _gsum(r, mc),
         "gbody": _gbody(r),
     }
 
@@ -68,7 +68,7 @@ def _zbody(r: int, nl: int) -> str:
     return "\n".join(out + [_yield(pad, "n", 2 * r)])
 
 
-def _zreduce(nacc: int, mc: int) -> str:
+def _zreduce(nacc: int) -> str:
     """Rounds of up to ROUND accumulators: each thread stores its own at sm[(slice ROUND +
     a) LANES + lane]; thread (sl, lane) then adds the SLICES values of accumulators sl + 8 t
     (t < ROUND / 8) of order mb + lane and stores them into Z (accumulator a = 2 j + c: term j,
