@@ -139,8 +139,10 @@ def _theta_kernel(req, params) -> bool:
 
 
 def _lanes64(req, params) -> bool:
-    # a level -1 pair runs scaled, its parts inversely; nothing below
-    return geo.lowest_level(req, params["live_bits"]) >= -1
+    # a level -1 pair runs scaled, its parts inversely; nothing below; SPIR-V vectors hold at
+    # most four float64 pairs per thread (eight failed to compile for Vulkan)
+    return (geo.lowest_level(req, params["live_bits"]) >= -1
+            and (req.target != "vulkan" or params["pairs"] <= 4))
 
 
 def _lanes64_segments(req, params) -> bool:
