@@ -402,14 +402,6 @@ class Plan(Request):
         return (self.params("theta_analys")["groups"]
                 or THETA_GROUPS[self.fields_per_thread > 1])
 
-    @property
-    def theta_workspace(self) -> tuple[int, ...]:
-        """The shape of one field's workspace of the theta step's kernels (``Z``: groups,
-        rank, orders, re / im), which ``analys_async`` takes after F's; () without them."""
-        if not self.theta_groups:
-            return ()
-        return (self.theta_groups, self.theta_rank, self.kernel_plan.mc, 2)
-
     def needs(self) -> set[str]:
         """The device features its variants need beyond the target's baseline."""
         return {n for s in STAGES for n in self.variant(s).needs}

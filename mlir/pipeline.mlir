@@ -4,7 +4,7 @@
 // the batch B are static, so IREE itself rejects a wrongly shaped table or field; B is
 // the one dynamic dimension and a push constant.
 // Tables are function arguments: the caller uploads them once and passes the resident
-// device arrays on every call. F is a transient device buffer between the two dispatches.
+// device arrays on every call. F, between the two dispatches, is the workspace %F_ws (below).
 
 ${aliases}
 #fft_layout = #hal.pipeline.layout<constants = 4, bindings = [
@@ -26,8 +26,7 @@ ${leg_analys_bindings}
 module @sht ${module_attrs} {
 ${executables}
   // F_ws: the intermediate F, written in place by the dispatch that makes it (its result is
-  // tied to F_ws, mlir/ops.mlir), so that a call that passes it allocates and copies nothing;
-  // likewise Z_ws, the theta step's sums where the family takes it in kernels (analysis only).
+  // tied to F_ws, mlir/ops.mlir), so that a call that passes it allocates and copies nothing.
   func.func private @synth_impl(${synth_table_params}, %${synth_arg}: tensor<?x${qnlm}x2x${ft}>,
       %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}> {
     %c0 = arith.constant 0 : index
@@ -49,7 +48,7 @@ ${synth_nyquist_add}
   }
 
   func.func private @analys_impl(${analys_table_params}, %f: tensor<?x${nlat}x${nphi}x${ft}>,
-      %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>${analys_ws_param}) -> tensor<?x${qnlm}x2x${ft}> {
+      %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${qnlm}x2x${ft}> {
     %c0 = arith.constant 0 : index
     %b = tensor.dim %F_ws, %c0 : tensor<?x${nlat}x${mc}x2x${ft}>
     %nb = arith.index_cast %b : index to i32
@@ -70,10 +69,14 @@ ${analys_nyquist}
 
   // The exported functions. synth / analys allocate their result and F on every call and
   // return when it is done (IREE's synchronous ABI). synth_async / analys_async write them
-  // into buffers the caller passes (the result as iree.abi.output, F in place), so that
-  // IREE allocates nothing per call, and take IREE's coarse-fences ABI: two more
-  // arguments, a fence to wait on before starting and one signalled when done. They are
-  // util.func: IREE 3.13 drops iree.abi.model from a func.func when it imports it.
+  // into buffers the caller passes (the result as iree.abi.output, F in place), and every
+  // other intermediate (the ops of scaling, the Nyquist order, the theta step, vector
+  // plans) into %transients, storage the caller keeps (iree.abi.transients; its size for a
+  // batch: the exported <name>_transients_size), so that IREE allocates nothing per call
+  // (an allocation per call made the H100's enqueued calls wait for the ones before).
+  // They take IREE's coarse-fences ABI: two more arguments, a fence to wait on before
+  // starting and one signalled when done. They are util.func: IREE 3.13 drops
+  // iree.abi.model from a func.func when it imports it.
   // The reflection attribute names the plan the module was compiled for
   // (Plan.fingerprint): runtime.device.Session refuses the module with any other plan.
   func.func @synth(${synth_table_params}, %q: tensor<?x${qnlm}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}>
@@ -87,7 +90,8 @@ ${analys_nyquist}
   }
 
   util.func public @synth_async(${synth_table_params}, %q: tensor<?x${qnlm}x2x${ft}>,
-      %f_out: tensor<?x${nlat}x${nphi}x${ft}> {iree.abi.output = 0 : index}, %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}>
+      %f_out: tensor<?x${nlat}x${nphi}x${ft}> {iree.abi.output = 0 : index}, %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>,
+      %transients: !hal.buffer {iree.abi.transients}) -> tensor<?x${nlat}x${nphi}x${ft}>
       attributes {iree.abi.model = "coarse-fences"} {
     %f = func.call @synth_impl(${synth_table_args}, %q, %F_ws)
         : (${synth_table_types}, tensor<?x${qnlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}>
@@ -98,19 +102,19 @@ ${analys_nyquist}
     %c0 = arith.constant 0 : index
     %b = tensor.dim %f, %c0 : tensor<?x${nlat}x${nphi}x${ft}>
     %F_ws = tensor.empty(%b) : tensor<?x${nlat}x${mc}x2x${ft}>
-${analys_ws_empty}
-    %q = call @analys_impl(${analys_table_args}, %f, %F_ws${analys_ws_arg})
+    %q = call @analys_impl(${analys_table_args}, %f, %F_ws)
         : (${analys_table_types}, tensor<?x${nlat}x${nphi}x${ft}>,
-           tensor<?x${nlat}x${mc}x2x${ft}>${analys_ws_type}) -> tensor<?x${qnlm}x2x${ft}>
+           tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${qnlm}x2x${ft}>
     return %q : tensor<?x${qnlm}x2x${ft}>
   }
 
   util.func public @analys_async(${analys_table_params}, %f: tensor<?x${nlat}x${nphi}x${ft}>,
-      %q_out: tensor<?x${qnlm}x2x${ft}> {iree.abi.output = 0 : index}, %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>${analys_ws_param}) -> tensor<?x${qnlm}x2x${ft}>
+      %q_out: tensor<?x${qnlm}x2x${ft}> {iree.abi.output = 0 : index}, %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>,
+      %transients: !hal.buffer {iree.abi.transients}) -> tensor<?x${qnlm}x2x${ft}>
       attributes {iree.abi.model = "coarse-fences"} {
-    %q = func.call @analys_impl(${analys_table_args}, %f, %F_ws${analys_ws_arg})
+    %q = func.call @analys_impl(${analys_table_args}, %f, %F_ws)
         : (${analys_table_types}, tensor<?x${nlat}x${nphi}x${ft}>,
-           tensor<?x${nlat}x${mc}x2x${ft}>${analys_ws_type}) -> tensor<?x${qnlm}x2x${ft}>
+           tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${qnlm}x2x${ft}>
     util.return %q : tensor<?x${qnlm}x2x${ft}>
   }
 ${vector_functions}

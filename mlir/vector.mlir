@@ -147,7 +147,8 @@ ${vanalys_pole_terms}
     return %st : tensor<?x2x${vnlm}x2x${ft}>
   }
 
-  // Exported as the scalar functions are (mlir/pipeline.mlir): F holds 2B fields.
+  // Exported as the scalar functions are (mlir/pipeline.mlir, %transients too): F holds 2B
+  // fields.
   func.func @vsynth(${vsynth_table_params}, %st: tensor<?x2x${vnlm}x2x${ft}>) -> tensor<?x2x${nlat}x${nphi}x${ft}> {
     %c0 = arith.constant 0 : index
     %b = tensor.dim %st, %c0 : tensor<?x2x${vnlm}x2x${ft}>
@@ -160,7 +161,8 @@ ${vanalys_pole_terms}
   }
 
   util.func public @vsynth_async(${vsynth_table_params}, %st: tensor<?x2x${vnlm}x2x${ft}>,
-      %u_out: tensor<?x2x${nlat}x${nphi}x${ft}> {iree.abi.output = 0 : index}, %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x2x${nlat}x${nphi}x${ft}>
+      %u_out: tensor<?x2x${nlat}x${nphi}x${ft}> {iree.abi.output = 0 : index}, %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>,
+      %transients: !hal.buffer {iree.abi.transients}) -> tensor<?x2x${nlat}x${nphi}x${ft}>
       attributes {iree.abi.model = "coarse-fences"} {
     %u = func.call @vsynth_impl(${vsynth_table_args}, %st, %F_ws)
         : (${vsynth_table_types}, tensor<?x2x${vnlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x2x${nlat}x${nphi}x${ft}>
@@ -179,7 +181,8 @@ ${vanalys_pole_terms}
   }
 
   util.func public @vanalys_async(${vanalys_table_params}, %u: tensor<?x2x${nlat}x${nphi}x${ft}>,
-      %st_out: tensor<?x2x${vnlm}x2x${ft}> {iree.abi.output = 0 : index}, %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x2x${vnlm}x2x${ft}>
+      %st_out: tensor<?x2x${vnlm}x2x${ft}> {iree.abi.output = 0 : index}, %F_ws: tensor<?x${nlat}x${mc}x2x${ft}>,
+      %transients: !hal.buffer {iree.abi.transients}) -> tensor<?x2x${vnlm}x2x${ft}>
       attributes {iree.abi.model = "coarse-fences"} {
     %st = func.call @vanalys_impl(${vanalys_table_args}, %u, %F_ws)
         : (${vanalys_table_types}, tensor<?x2x${nlat}x${nphi}x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x2x${vnlm}x2x${ft}>

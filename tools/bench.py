@@ -648,14 +648,10 @@ def percall(root: Path, out: Path | None, calls: int, cases: tuple[str, ...]) ->
         args = [*mod._args["synth"], q_dev, f_out,
                 mod._kept_buffer("F", "synth", (1, p.nlat, p.mc, 2))]
         fn = s._vm_module.lookup_function("synth_async")
+        transients = mod._kept_transients("synth", 1, args)
 
         def arg_list():
-            a = rt.VmVariantList(len(args) + 2)
-            for x in args:
-                a.push_ref(x._buffer_view)
-            a.push_ref(rt.HalFence.create_at(s._timeline, s._enqueued))
-            a.push_ref(rt.HalFence.create_at(s._timeline, s._enqueued + 1))
-            return a
+            return s._arg_list(args, transients)
 
         def invoke():
             s.context.vm_context.invoke(fn, arg_list(), rt.VmVariantList(2))
@@ -676,7 +672,8 @@ def percall(root: Path, out: Path | None, calls: int, cases: tuple[str, ...]) ->
             s.synchronize()
 
         r = {"module_synth_us": rate(lambda: mod.synth(q_dev, out=f_out, sync=False)),
-             "session_enqueue_us": rate(lambda: s.enqueue("synth_async", *args)),
+             "session_enqueue_us": rate(lambda: s.enqueue("synth_async", *args,
+                                                          transients=transients)),
              "iree_invoke_us": rate(invoke),
              "arg_list_us": rate(arg_list)[0],
              "waited_us": rate(waited, min(calls, 500))[1]}

@@ -77,7 +77,6 @@ def template_values(plan) -> dict:
         leg_synth_out="F",  # mlir/ops.mlir
         leg_synth_ws="F_ws",
         **theta.values(kernels),  # op_theta_analys and leg_analys_in
-        **_workspace(kernels),
     )
     scaling = _scaling(plan, values)
     return {**values, **scaling,
@@ -88,20 +87,7 @@ def template_values(plan) -> dict:
 # goes with it (codegen.module.render): plans that need no scaling get the same text as
 # before the option existed
 OPTIONAL_SECTIONS = ("synth_scale", "analys_scale", "synth_nyquist_split", "synth_nyquist_add",
-                     "analys_nyquist", "analys_ws_empty")
-
-
-def _workspace(plan) -> dict[str, str]:
-    """The analysis's second workspace, Z_ws (``Plan.theta_workspace``: the theta step's
-    kernels), as a parameter, argument, type and the synchronous function's allocation."""
-    if not plan.theta_workspace:
-        return dict.fromkeys(("analys_ws_param", "analys_ws_arg", "analys_ws_type",
-                              "analys_ws_empty"), "")
-    ztype = (f"tensor<?x{'x'.join(map(str, plan.theta_workspace))}x"
-             f"{FLOAT_TYPES[plan.dtype]}>")
-    return {"analys_ws_param": f", %Z_ws: {ztype}", "analys_ws_arg": ", %Z_ws",
-            "analys_ws_type": f", {ztype}",
-            "analys_ws_empty": f"    %Z_ws = tensor.empty(%b) : {ztype}"}
+                     "analys_nyquist")
 
 
 def _scaling(plan, values: dict) -> dict[str, str]:

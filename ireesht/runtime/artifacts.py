@@ -34,8 +34,9 @@ from ireesht.tables import TABLES_VERSION
 # carry their resolved kernel variants (``Plan.as_dict``) and are validated on load. 13: the
 # manifest's ``digest`` and ``tables_version``; modules carry their plan's fingerprint.
 # 14: plans carry ``transform`` ("scalar" or "vector"), ``norm`` and ``csphase``. 15: a
-# fifth stage, ``theta_analys``, in the plans' variants.
-MANIFEST_VERSION = 15
+# fifth stage, ``theta_analys``, in the plans' variants. 16: the ``*_async`` functions take
+# storage for their intermediates (``iree.abi.transients``).
+MANIFEST_VERSION = 16
 MANIFEST = "manifest.json"
 MAX_MANIFEST_BYTES = 2**20
 MAX_MODULE_BYTES = 2**28  # 256 MiB: the largest modules take a few MB

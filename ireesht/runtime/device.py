@@ -277,6 +277,28 @@ class Session:
         """A device array whose contents are undefined (one upload when made)."""
         return self.upload(np.empty(shape, dtype))
 
+    def transients(self, name: str, *args: rt.DeviceArray) -> rt.HalBuffer:
+        """Device storage for the intermediates of a call of coarse-fences function ``name``
+        on ``args`` (its ``iree.abi.transients`` argument, mlir/pipeline.mlir), of the size
+        the module's ``<name>_transients_size`` gives for them (at least 256 bytes: a
+        function with no intermediate takes a buffer too)."""
+        with self.lock:
+            self.check_usable()
+            size = 0
+            query = self._vm_module.lookup_function(f"{name}_transients_size")
+            try:
+                if query is not None:
+                    placeholder = args[-1]._buffer_view.get_buffer()  # never read
+                    arg_list = self._arg_list(args, placeholder)
+                    results = rt.VmVariantList(1)
+                    self.context.vm_context.invoke(query, arg_list, results)
+                    size = int(results.get_variant(0))
+                return self.device.allocator.allocate_buffer(
+                    memory_type=rt.MemoryType.DEVICE_LOCAL,
+                    allowed_usage=rt.BufferUsage.DEFAULT, allocation_size=max(size, 256))
+            except IREE_ERRORS as e:
+                self._fail(f"the intermediates of {name} ({size} bytes)", e, usable=True)
+
     # --- calls ---------------------------------------------------------------------
     def call(self, name: str, *args) -> rt.DeviceArray:
         """Call a function of IREE's synchronous ABI, after every enqueued call is done
@@ -294,27 +316,34 @@ class Session:
     def _invoke_sync(self, fn, args):
         return fn(*args)
 
-    def enqueue(self, name: str, *args: rt.DeviceArray) -> None:
+    def enqueue(self, name: str, *args: rt.DeviceArray, transients: rt.HalBuffer) -> None:
         """Enqueue a call of a coarse-fences function (``iree.abi.model = "coarse-fences"``
-        in mlir/pipeline.mlir) on device arrays ``args`` and return at once. It starts once
-        every call enqueued before it is done; its results (written into buffers among
-        ``args``: the functions return nothing else that is needed) are ready when
-        ``synchronize()`` returns."""
+        in mlir/pipeline.mlir) on device arrays ``args`` and storage ``transients``
+        (``Session.transients``) and return at once. It starts once every call enqueued
+        before it is done; its results (written into buffers among ``args``: the functions
+        return nothing else that is needed) are ready when ``synchronize()`` returns."""
         with self.lock:
             self.check_usable()
             fn = self._invokers.get(name)
             if fn is None:
                 fn = self._invokers[name] = self._vm_module.lookup_function(name)
-            arg_list = rt.VmVariantList(len(args) + 2)
-            for a in args:
-                arg_list.push_ref(a._buffer_view)
-            arg_list.push_ref(rt.HalFence.create_at(self._timeline, self._enqueued))
-            arg_list.push_ref(rt.HalFence.create_at(self._timeline, self._enqueued + 1))
+            arg_list = self._arg_list(args, transients)
             try:
                 self._invoke(fn, arg_list)
             except IREE_ERRORS as e:
                 self._fail(name, e, usable=False)
             self._enqueued += 1
+
+    def _arg_list(self, args, transients: rt.HalBuffer) -> rt.VmVariantList:
+        """A coarse-fences call's arguments: ``args``, ``transients``, and the fences of the
+        call's place on the timeline (it waits for the call before it)."""
+        arg_list = rt.VmVariantList(len(args) + 3)
+        for a in args:
+            arg_list.push_ref(a._buffer_view)
+        arg_list.push_ref(transients)
+        arg_list.push_ref(rt.HalFence.create_at(self._timeline, self._enqueued))
+        arg_list.push_ref(rt.HalFence.create_at(self._timeline, self._enqueued + 1))
+        return arg_list
 
     def _invoke(self, fn, arg_list) -> None:
         self.context.vm_context.invoke(fn, arg_list, rt.VmVariantList(2))

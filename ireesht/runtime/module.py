@@ -290,10 +290,11 @@ class Module:
 
     def _enqueue(self, name: str, x, batch: int, out, sync: bool):
         """Enqueue ``<name>_async`` on ``batch`` fields ``x`` (device array), which writes
-        the result into ``out`` and the intermediate F (and the theta step's Z) into kept
-        buffers: IREE then allocates nothing per call. ``out=None`` writes into a kept result buffer (only
-        for results that are copied to the host at once). Returns the result's array,
-        ready once ``sync`` has waited for it."""
+        the result into ``out``, the intermediate F and the others (``iree.abi.transients``)
+        into kept buffers: IREE then allocates nothing per call.
+        ``out=None`` writes into a kept result buffer (only for results that are copied to
+        the host at once). Returns the result's array, ready once ``sync`` has waited for
+        it."""
         p = self.plan
         _, _, _, result, complex_out = self.signature(name)
         fields = 2 if p.transform == "vector" else 1  # F holds both components
@@ -304,12 +305,22 @@ class Module:
             # F as the kernels make it: one order less for a Nyquist plan (Plan.kernel_plan)
             workspaces = [self._kept_buffer("F", name, (fields * batch, p.nlat,
                                                         p.kernel_plan.mc, 2))]
-            if name == "analys" and p.theta_workspace:  # the theta step's kernels' sums
-                workspaces.append(self._kept_buffer("Z", name, (batch, *p.theta_workspace)))
-            self._session.enqueue(f"{name}_async", *self._args[name], x, out, *workspaces)
+            args = (*self._args[name], x, out, *workspaces)
+            self._session.enqueue(f"{name}_async", *args,
+                                  transients=self._kept_transients(name, batch, args))
             if sync:
                 self._session.synchronize()
         return out
+
+    def _kept_transients(self, name: str, batch: int, args):
+        """The storage of the other intermediates of ``<name>_async`` on ``batch`` fields,
+        kept like F's (``Session.transients``)."""
+        kept_batch, buffer = self._kept.get(("transients", name), (None, None))
+        if kept_batch != batch:
+            self._session.synchronize()
+            buffer = self._session.transients(f"{name}_async", *args)
+            self._kept[("transients", name)] = (batch, buffer)
+        return buffer
 
     def _kept_buffer(self, kind: str, name: str, shape: tuple[int, ...]):
         batch, buffer = self._kept.get((kind, name), (None, None))

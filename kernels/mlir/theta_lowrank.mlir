@@ -5,10 +5,10 @@
 //   G[b][i][m]    = d[i] F[b][i][m] + sum_j U[i][p R + j] sum_g Z[b][g][j][m]
 //
 // (V = theta_v (2R, NL), U = theta_u (NL, 2R), d = theta_d (NL); F, G [B][NL][mc][2] complex,
-// Z [B][KG][R][mc][2], the workspace Z_ws; G is written in place of F.) @theta_analys_z: workgroups of 128 threads = 16 orders (lanes) x 8 slices of
-// the rings; grid (ceil(mc / 16), KG, B): each thread sums its slice of group g's rings for
-// its order into 2R accumulators (re and im of each j), and the 8 slices are
-// added in workgroup memory, 32 accumulators per round. @theta_analys_g: one thread per order and
+// Z [B][KG][R][mc][2].) @theta_analys_z: workgroups of 128 threads = 16 orders (lanes) x 8
+// slices of the rings; grid (ceil(mc / 16), KG, B): each thread sums its slice of group g's
+// rings for its order into 2R accumulators (re and im of each j), and the 8 slices are added
+// in workgroup memory, 32 accumulators per round. @theta_analys_g: one thread per order and
 // ${rows} rings, grid (ceil(mc / 128), ceil(NL / ${rows}), B): it adds the KG groups' Z once,
 // then writes its rings of G. Only the batch is dynamic (push constant nb).
 //
@@ -122,7 +122,8 @@ hal.executable private @${exe}_g {
         %U = hal.interface.binding.subspan layout(${glayout}) binding(0) alignment(64) offset(%c0) flags(ReadOnly) : memref<?xf32, #hal.descriptor_type<storage_buffer>>{%nu}
         %D = hal.interface.binding.subspan layout(${glayout}) binding(1) alignment(64) offset(%c0) flags(ReadOnly) : memref<?xf32, #hal.descriptor_type<storage_buffer>>{%nl}
         %Z = hal.interface.binding.subspan layout(${glayout}) binding(2) alignment(64) offset(%c0) flags(ReadOnly) : memref<?xf32, #hal.descriptor_type<storage_buffer>>{%nZ}
-        %G = hal.interface.binding.subspan layout(${glayout}) binding(3) alignment(64) offset(%c0) : memref<?xf32, #hal.descriptor_type<storage_buffer>>{%nF}
+        %F = hal.interface.binding.subspan layout(${glayout}) binding(3) alignment(64) offset(%c0) flags(ReadOnly) : memref<?xf32, #hal.descriptor_type<storage_buffer>>{%nF}
+        %G = hal.interface.binding.subspan layout(${glayout}) binding(4) alignment(64) offset(%c0) : memref<?xf32, #hal.descriptor_type<storage_buffer>>{%nF}
         %wx = hal.interface.workgroup.id[0] : index
         %wy = hal.interface.workgroup.id[1] : index
         %wb = hal.interface.workgroup.id[2] : index
@@ -157,8 +158,8 @@ ${gsum}
             %ir = arith.muli %i, %mc2 : index
             %fo = arith.addi %fm, %ir : index
             %fo1 = arith.addi %fo, %c1 : index
-            %fr = memref.load %G[%fo] : memref<?xf32, #hal.descriptor_type<storage_buffer>>
-            %fi = memref.load %G[%fo1] : memref<?xf32, #hal.descriptor_type<storage_buffer>>
+            %fr = memref.load %F[%fo] : memref<?xf32, #hal.descriptor_type<storage_buffer>>
+            %fi = memref.load %F[%fo1] : memref<?xf32, #hal.descriptor_type<storage_buffer>>
             %d = memref.load %D[%i] : memref<?xf32, #hal.descriptor_type<storage_buffer>>
             %iu = arith.muli %i, %r2 : index
             %uo = arith.addi %iu, %pr : index

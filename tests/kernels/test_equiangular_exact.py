@@ -149,7 +149,6 @@ def test_vulkan_theta_kernels_match_ducc0(vulkan, params, rng):
     mod = ireesht.compile(255, 250, 257, 512, "equiangular", target="vulkan",
                           variants={"theta_analys": {"name": "lowrank", **params}})
     assert mod.plan.theta_rank == 24 and mod.plan.theta_groups == params.get("groups", 8)
-    assert mod.plan.theta_workspace == (mod.plan.theta_groups, 24, 251, 2)
     _check(mod, rng, TOL["float32"])
 
 

@@ -38,7 +38,7 @@ def values(plan, values: dict, core) -> dict:
         "nv": 2 * r * nl, "field": nl * mc * 2, "zfield": s["groups"] * r * mc * 2,
         "zgroup": r * mc * 2, "row": mc * 2,
         "zgrid": -(-mc // LANES), "ggrid": -(-mc // 128), "rgrid": -(-nl // s["rows"]),
-        "zlayout": _layout(2), "glayout": _layout(3),
+        "zlayout": _layout(2), "glayout": _layout(4),
         "zacc": ", ".join(f"{a} = %zero" for a in acc),
         "acctypes": ", ".join(["f32"] * nacc),
         "zbody": _zbody(r, nl), "zreduce": _zreduce(nacc), "gsum": _gsum(r, mc),
@@ -144,15 +144,16 @@ def _gbody(r: int) -> str:
 
 def dispatch(plan) -> str:
     """``op_theta_analys``: the two dispatches between the Fourier and Legendre analyses
-    (``mlir/pipeline.mlir``): Z into the workspace ``%Z_ws`` (``Plan.theta_workspace``), G
-    in place of F (each thread reads the F it overwrites), so that IREE allocates nothing."""
+    (``mlir/pipeline.mlir``); Z and G are intermediates of ``analys_async``, in the caller's
+    transient storage."""
     nl, mc = plan.nlat, plan.mc
-    r = plan.theta_rank
+    s = sizes(plan)
+    r = s["rank"]
     ftype = f"tensor<?x{nl}x{mc}x2xf32>"
-    ztype = f"tensor<?x{'x'.join(map(str, plan.theta_workspace))}xf32>"
+    ztype = f"tensor<?x{s['groups']}x{r}x{mc}x2xf32>"
     return f"""    // theta step, low rank (kernels/mlir/theta_lowrank.mlir): G = d F + U_p (V_p F)
-    %th_Z = flow.dispatch @theta_analys_z::@v::@main[%b](%nb, %theta_v, %F, %Z_ws)
-        : (i32, tensor<{2 * r}x{nl}xf32>, {ftype}{{%b}}, {ztype}{{%b}}) -> %Z_ws{{%b}}
+    %th_Z = flow.dispatch @theta_analys_z::@v::@main[%b](%nb, %theta_v, %F)
+        : (i32, tensor<{2 * r}x{nl}xf32>, {ftype}{{%b}}) -> {ztype}{{%b}}
     %G = flow.dispatch @theta_analys_g::@v::@main[%b](%nb, %theta_u, %theta_d, %th_Z, %F)
         : (i32, tensor<{nl}x{2 * r}xf32>, tensor<{nl}xf32>, {ztype}{{%b}}, {ftype}{{%b}})
-          -> %F{{%b}}"""
+          -> {ftype}{{%b}}"""
