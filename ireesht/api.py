@@ -57,9 +57,10 @@ def compile(
         one of the target's (``ireesht.registry.TARGETS``: "wgsl" on Vulkan too)
     fields_per_thread : fields sharing one Legendre recurrence on GPUs (1, 2 or 4): 4 for
         batches of many fields, 1 for single fields
-    recurrence : "auto" (the registry's choice: "ishioka" on CUDA with one field per thread,
-        and the analysis of CUDA batch plans on tensor cores), "standard" (float32 recurrence
-        in the plan's dtype) or "ishioka" (float64 recurrence: on GPUs with fast float64)
+    recurrence : "auto" (the registry's choice: "ishioka" with one field per thread on CUDA
+        and on Vulkan Gauss grids, where a device without float64 falls back to "standard";
+        the analysis of CUDA batch plans on tensor cores), "standard" (float32 recurrence in
+        the plan's dtype) or "ishioka" (float64 recurrence: on GPUs with fast float64)
     variants : ``{stage: name}`` or ``{stage: {"name": name, param: value}}``: force kernel
         variants (docs/variants.md lists them); the others are chosen as usual
     norm : the coefficients' normalisation: "ortho" (orthonormal), "four_pi" (4 pi,
@@ -95,6 +96,17 @@ def compile(
                                    fields_per_thread, recurrence=recurrence,
                                    variants={**(variants or {}), "leg_analys": "tree"},
                                    norm=norm, csphase=csphase, transform=transform)
+            try:
+                return load_plan(fallback, use_cache, device)
+            except rtmod.ExecutableLoadError:
+                pass
+        # auto's float64 recurrence (CUDA, and Vulkan on Gauss grids) needs float64 and
+        # subgroup shuffles: a device without them takes the float32 scheme
+        if (recurrence == "auto" and not variants and plan.dtype == "float32"
+                and plan.needs() & {"float64", "subgroup_shuffle"}):
+            fallback = Plan.create(lmax, mmax, nlat, nphi, grid, target, dtype, kernels,
+                                   fields_per_thread, recurrence="standard", norm=norm,
+                                   csphase=csphase, transform=transform)
             try:
                 return load_plan(fallback, use_cache, device)
             except rtmod.ExecutableLoadError:

@@ -48,6 +48,9 @@ ISHIOKA_ANALYS_PAIRS = 384
 # order in segments of steps(lmax, 0) / SEGMENTS - 1 steps (at least SEGMENT_MIN) from restart
 # tables, so that the low orders' long chains do not leave the GPU waiting; larger grids run
 # whole orders. H200: lmax 127 2x, 255 1.6x faster than the transposed sums; 721 x 1440 8%.
+# the float64 lane sums' most pairs per thread (registry "lanes64" pairs 0): SPIR-V vectors hold
+# four float64 values (eight failed to compile for Vulkan)
+LANES64_PAIRS = {"cuda": 8, "vulkan": 4}
 LANES64_SEGMENTS = 4
 LANES64_SEGMENT_MIN = 15
 LANES64_SEGMENT_PAIRS = 384

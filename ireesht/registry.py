@@ -65,6 +65,18 @@ def _cuda_one_field(req) -> bool:
     return req.target == "cuda" and req.fields_per_thread == 1
 
 
+def _vulkan_gauss(req) -> bool:
+    # float32 plans of one field per thread on Gauss grids: measured faster on Vulkan with
+    # the float64 recurrence (lmax 127-2047); the 721 x 1440 equiangular grid was slower
+    return (req.target == "vulkan" and req.fields_per_thread == 1 and req.dtype == "float32"
+            and req.grid == "gauss")
+
+
+def _float64_one_field(req) -> bool:
+    """Where ``recurrence="auto"`` takes the float64 recurrence and its Fourier stages."""
+    return _cuda_one_field(req) or _vulkan_gauss(req)
+
+
 @dataclasses.dataclass(frozen=True)
 class Variant:
     """One kernel variant of one stage of one kernel family.
@@ -117,7 +129,8 @@ _CUDA16 = "H200 CUDA table, 16 fields (BENCHMARKS.md at 0fe4803); variants suite
 _VULKAN = "H200 Vulkan table (BENCHMARKS.md at 0fe4803)"
 _CPU32 = "CPU target against ducc0 (float32 accuracy)"
 _GPU32 = "GPU float32 accuracy against ducc0 (H100)"
-_EQUI = "Exact equiangular analysis and the Nyquist order on the GPU (H100)"
+_EQUI = "Exact equiangular analysis, the Nyquist order, other norms: intermediates kept (H100)"
+_VULKAN64 = "GPU float32 accuracy against ducc0 (H100), Vulkan with the float64 recurrence"
 
 
 def _tensor_cores(req, params) -> bool:
@@ -140,9 +153,9 @@ def _theta_kernel(req, params) -> bool:
 
 def _lanes64(req, params) -> bool:
     # a level -1 pair runs scaled, its parts inversely; nothing below; SPIR-V vectors hold at
-    # most four float64 pairs per thread (eight failed to compile for Vulkan)
-    return (geo.lowest_level(req, params["live_bits"]) >= -1
-            and (req.target != "vulkan" or params["pairs"] <= 4))
+    # most four float64 pairs per thread (eight failed to compile for Vulkan; 0: the target's)
+    return (geo.lowest_level(req, params["live_bits"]) >= -1 and params["pairs"] >= 0
+            and (req.target != "vulkan" or params["pairs"] <= geo.LANES64_PAIRS["vulkan"]))
 
 
 def _lanes64_segments(req, params) -> bool:
@@ -161,7 +174,8 @@ def _lane_sums_preferred(req) -> bool:
 
 
 _SCALING = dict(geo.ISHIOKA_SCALING)
-_LANES64 = {"wg": 128, "pairs": 8, "live_bits": geo.ISHIOKA_SCALING["live_bits"]}
+# pairs 0: geometry.LANES64_PAIRS of the target (8 on CUDA, 4 on Vulkan)
+_LANES64 = {"wg": 128, "pairs": 0, "live_bits": geo.ISHIOKA_SCALING["live_bits"]}
 
 VARIANTS: tuple[Variant, ...] = (
     # --- MLIR family: Legendre synthesis, in order of preference --------------------------
@@ -175,7 +189,7 @@ VARIANTS: tuple[Variant, ...] = (
             "float64 recurrence: on GPUs with half-rate float64 faster than the float32 scheme "
             "and ten times more accurate for one field per thread",
             _CUDA1, "leg_synth_ishioka.mlir", "mlir.ishioka:synth_values",
-            _ISHIOKA_TABLES, ("cuda", "vulkan"), recurrence="ishioka", auto=_cuda_one_field,
+            _ISHIOKA_TABLES, ("cuda", "vulkan"), recurrence="ishioka", auto=_float64_one_field,
             params={**_SCALING, "past_groups": 0}, needs=("float64",)),
     Variant("mlir", "leg_synth", "standard", "standard",
             "float32 recurrence with exact coefficients and rescaling: every GPU",
@@ -199,12 +213,14 @@ VARIANTS: tuple[Variant, ...] = (
             params={**_LANES64, "segment_min": geo.LANES64_SEGMENT_MIN},
             needs=("float64", "subgroup_shuffle")),
     Variant("mlir", "leg_analys", "lanes64", "float64 lane sums",
-            "grids of more than 384 pairs: 10% faster at lmax 1023, 20% at 2047 than the "
-            "float32 scheme, error 9.4e-7 -> 1.1e-7",
-            _CUDA1, "leg_analys_lanes64.mlir", "mlir.lanes64:analys_values",
+            "CUDA grids of more than 384 pairs: 10% faster at lmax 1023, 20% at 2047 than the "
+            "float32 scheme, error 9.4e-7 -> 1.1e-7; Vulkan Gauss grids (4 pairs per thread): "
+            "0.72-1.04x the float32 scheme's time at lmax 127-2047, ducc0's error",
+            _CUDA1 + "; " + _VULKAN64, "leg_analys_lanes64.mlir", "mlir.lanes64:analys_values",
             _ISHIOKA_TABLES + ("wtab64",), ("cuda", "vulkan"), ("float32",), "ishioka", _lanes64,
-            prefer=lambda req: _cuda_one_field(req) and req.npairs > geo.LANES64_SEGMENT_PAIRS,
-            auto=_cuda_one_field, params=_LANES64, needs=("float64", "subgroup_shuffle")),
+            prefer=lambda req: (_cuda_one_field(req) and req.npairs > geo.LANES64_SEGMENT_PAIRS
+                                or _vulkan_gauss(req)),
+            auto=_float64_one_field, params=_LANES64, needs=("float64", "subgroup_shuffle")),
     Variant("mlir", "leg_analys", "ishioka", "transposed sums",
             "float64 recurrence where one workgroup holds an order's pairs (at most 384)",
             _CUDA1, "leg_analys_ishioka.mlir", "mlir.ishioka:analys_values",
@@ -229,11 +245,11 @@ VARIANTS: tuple[Variant, ...] = (
             "float32 plans with the ishioka Legendre stages: with float64 seeds and weights, "
             "ducc0's float32 error (0.5-1.0x, was 3.9-14x), 2-8% slower (H100)",
             _GPU32, "fft_synth.mlir", "mlir.fft:stage_values", ("twiddle64",),
-            ("cuda", "vulkan"), ("float32",), "ishioka", _scalar, auto=_cuda_one_field,
+            ("cuda", "vulkan"), ("float32",), "ishioka", _scalar, auto=_float64_one_field,
             needs=("float64",)),
     Variant("mlir", "fft_analys", "float64", "fft in float64", "as fft_synth", _GPU32,
             "fft_analys.mlir", "mlir.fft:stage_values", ("twiddle64",), ("cuda", "vulkan"),
-            ("float32",), "ishioka", _scalar, auto=_cuda_one_field, needs=("float64",)),
+            ("float32",), "ishioka", _scalar, auto=_float64_one_field, needs=("float64",)),
     Variant("mlir", "fft_synth", "fft", "fft",
             "Stockham FFT in workgroup memory (radix 16, 8, 4, 2, 3, 5) where nphi / 2 is "
             "2^a 3^b 5^c and nphi <= 4096, else a direct DFT",

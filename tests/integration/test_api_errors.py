@@ -125,6 +125,30 @@ def test_load_rejects_a_missing_manifest(tmp_path):
         ireesht.load(tmp_path)
 
 
+def test_device_without_float64_falls_back_to_the_float32_scheme(vulkan, monkeypatch, rng):
+    # auto takes the float64 recurrence on Vulkan Gauss grids; a device that cannot create
+    # its kernels (no shaderFloat64: SPIR-V OpCapability Float64) gets the float32 scheme,
+    # and info says so; forced, the float64 recurrence is refused with what to ask for
+    from ireesht.runtime import device as runtime
+
+    capability = (0x00020011).to_bytes(4, "little") + (10).to_bytes(4, "little")
+    real = runtime.Session
+
+    def device_without_float64(vmfb, target, device=None, fingerprint=None):
+        if capability in vmfb:
+            raise runtime.ExecutableLoadError("vkCreateComputePipelines failed (simulated)")
+        return real(vmfb, target, device, fingerprint)
+
+    monkeypatch.setattr(runtime, "Session", device_without_float64)
+    mod = ireesht.compile(9, target="vulkan")
+    assert mod.info["variants"]["leg_synth"] == "standard"
+    assert mod.info["variants"]["leg_analys"] == "rows"
+    q = random_coefficients(rng, 9, 9)
+    assert np.linalg.norm(mod.analys(mod.synth(q)) - q) <= 2e-6 * np.linalg.norm(q)
+    with pytest.raises(ValueError, match="cannot run float64 kernels"):
+        ireesht.compile(9, target="vulkan", recurrence="ishioka")
+
+
 def test_device_without_subgroup_arithmetic_falls_back(vulkan, monkeypatch, rng):
     # a device without subgroup arithmetic fails to create the kernel that declares it
     # (SPIR-V OpCapability GroupNonUniformArithmetic); compile falls back to the

@@ -51,12 +51,20 @@ def kernels(plan) -> tuple[bool, bool]:
 
 
 def build(lmax, mmax=None, nlat=None, nphi=None, grid="gauss", **kw):
+    # the float32 scheme unless asked otherwise: Vulkan's default on Gauss grids is the float64
+    # recurrence (below and the ishioka / lanes64 tests), these tests cover the rest
+    kw.setdefault("recurrence", "standard")
     return ireesht.compile(lmax, mmax, nlat, nphi, grid, target="vulkan", kernels="mlir", **kw)
 
 
+@pytest.mark.parametrize("recurrence", ["auto", "standard"])
 @pytest.mark.parametrize("lmax", [0, 1, 5, 31, 127])
-def test_gauss_roundtrip_matches_reference(vulkan, rng, lmax):
-    check_plan(ireesht.compile(lmax, target="vulkan", kernels="mlir"), rng)
+def test_gauss_roundtrip_matches_reference(vulkan, rng, lmax, recurrence):
+    # auto: the float64 recurrence, float64 lane sums and Fourier stages (Vulkan Gauss grids)
+    mod = ireesht.compile(lmax, target="vulkan", kernels="mlir", recurrence=recurrence)
+    if recurrence == "auto" and lmax > 0:
+        assert mod.info["variants"]["leg_analys"] == "lanes64"
+    check_plan(mod, rng)
 
 
 @pytest.mark.parametrize("lmax, mmax, nlat, nphi, grid", PLAN_SHAPES)
@@ -175,7 +183,9 @@ ISHIOKA_FFT64_TOL = 8e-8
 @pytest.mark.parametrize("lmax, mmax, nlat, nphi, grid", [(127, None, None, None, "gauss"),
                                                           *PLAN_SHAPES])
 def test_ishioka_recurrence_matches_reference(vulkan, rng, lmax, mmax, nlat, nphi, grid):
-    mod = build(lmax, mmax, nlat, nphi, grid, recurrence="ishioka")
+    # the transposed sums (on Vulkan Gauss grids the float64 lane sums go first)
+    mod = build(lmax, mmax, nlat, nphi, grid, recurrence="ishioka",
+                variants={"leg_analys": "ishioka"})
     # every stage: the analysis too (leg_analys_ishioka.mlir, one pair per thread), and the
     # Fourier stages in float64 (PLAN_SHAPES has rows of 2^a 3^b 5^c points, and rows off
     # the FFT path: 62, 97)
@@ -229,7 +239,8 @@ def test_ishioka_recurrence_sums_the_level_below_without_careful_loop(vulkan, rn
 def test_ishioka_analysis_with_two_pairs_per_thread(vulkan, rng):
     # 151 pairs: more than the 128 threads of a Vulkan workgroup, so two per thread, in
     # three groups of 32 threads; odd nlat (lmax 150: the grid, not lmax, sets the shape)
-    mod = build(150, nlat=301, nphi=302, recurrence="ishioka")
+    mod = build(150, nlat=301, nphi=302, recurrence="ishioka",
+                variants={"leg_analys": "ishioka"})
     assert mod.info["variants"]["leg_analys"] == "ishioka"
     assert geometry.ishioka_analys_shape(mod.plan)["kp"] == 2
     # the pairs' y are stored one by one: a vector<2> store crashed the pipeline creation
@@ -280,14 +291,17 @@ def test_lanes64_analysis_on_lavapipe(vulkan, rng, lmax, kw, live_bits, segments
 def test_ishioka_analysis_serves_the_plans_one_workgroup_holds():
     # float32, one field per thread, every seed live, at most 384 pairs, and every pair of
     # an order in one workgroup (Vulkan: 128 threads, 32 KB; CUDA: 48 KB): else the float32
-    # scheme; on CUDA only where the float64 lane sums (below) do not serve
+    # scheme; on CUDA and on Vulkan Gauss grids only where the float64 lane sums (below) do
+    # not serve
     def runs(lmax, target="vulkan", **kw):
         plan = Plan.create(lmax, target=target, kernels="mlir",
                            recurrence=kw.pop("recurrence", "ishioka"), **kw)
         return plan.variant_names["leg_analys"] == "ishioka"
 
-    assert runs(511) and runs(255, nlat=511) and not runs(600)
-    assert not runs(255, dtype="float64") and not runs(255, recurrence="standard")
+    fejer = dict(grid="fejer")
+    assert runs(511, **fejer) and runs(255, nlat=511, **fejer) and not runs(600, **fejer)
+    assert not runs(511) and not runs(255, nlat=511)  # Gauss: the lane sums
+    assert not runs(255, dtype="float64", **fejer) and not runs(255, recurrence="standard")
     assert runs(63, "cuda") and runs(100, "cuda", nlat=300)
     assert not runs(511, "cuda") and not runs(255, "cuda", nlat=513) and not runs(767, "cuda")
     assert not runs(720, "cuda", mmax=719, nlat=721, nphi=1440, grid="equiangular")
@@ -316,7 +330,8 @@ def test_lanes64_analysis_serves_cuda_grids_of_more_than_384_pairs_or_in_segment
     assert geometry.lowest_level(plan(2047)) == -1
     assert not runs(plan(1023, fields_per_thread=4))
     assert not runs(plan(1023, dtype="float64")) and not runs(plan(1023, recurrence="standard"))
-    assert not runs(plan(1023, "vulkan", recurrence="ishioka"))
+    assert runs(plan(1023, "vulkan")) and runs(plan(127, "vulkan"))  # Gauss: auto's too
+    assert not runs(plan(1023, "vulkan", recurrence="ishioka", grid="fejer"))
     assert shape(plan(1023)) == (64, 512, 64) and shape(plan(2047)) == (128, 1024, 32)
     assert shape(plan(600, nlat=2200)) == (128, 1024, 32)  # 1100 pairs: two chunks
     assert segment_steps(plan(1023)) == 0

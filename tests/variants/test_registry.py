@@ -79,12 +79,17 @@ def test_each_family_stage_has_a_variant_that_runs_every_plan():
     # vector plans' own MLIR reads the plan's twiddle table
     (dict(target="cuda", transform="vector", lmax=255), {"leg_synth": "ishioka",
                                                          "fft_synth": "fft"}),
-    (dict(target="vulkan"), {"leg_synth": "standard", "fft_synth": "fft", "leg_analys": "rows"}),
-    (dict(target="vulkan", recurrence="ishioka"), {"leg_synth": "ishioka",
-                                                   "fft_synth": "float64",
-                                                   "leg_analys": "rows"}),  # 512 pairs
-    (dict(target="vulkan", recurrence="ishioka", lmax=255), {"leg_synth": "ishioka",
-                                                             "leg_analys": "ishioka"}),
+    # Vulkan: the float64 recurrence on Gauss grids, lane sums of four pairs per thread
+    (dict(target="vulkan"), {"leg_synth": "ishioka", "fft_synth": "float64",
+                             "fft_analys": "float64", "leg_analys": "lanes64"}),
+    (dict(target="vulkan", lmax=127), {"leg_synth": "ishioka", "leg_analys": "lanes64"}),
+    (dict(target="vulkan", lmax=720, mmax=719, nlat=721, nphi=1440, grid="equiangular"),
+     {"leg_synth": "standard", "fft_synth": "fft", "leg_analys": "rows"}),  # measured slower
+    (dict(target="vulkan", fields_per_thread=4), {"leg_synth": "standard", "leg_analys": "rows"}),
+    (dict(target="vulkan", recurrence="standard"), {"leg_synth": "standard", "fft_synth": "fft",
+                                                    "leg_analys": "rows"}),
+    (dict(target="vulkan", recurrence="ishioka", lmax=255, nlat=300, grid="fejer"),
+     {"leg_synth": "ishioka", "fft_synth": "float64", "leg_analys": "ishioka"}),
     (dict(target="vulkan", kernels="wgsl"), {"leg_synth": "standard", "leg_analys": "subgroup"}),
     (dict(target="metal"), {"leg_synth": "standard", "leg_analys": "rows"}),
     (dict(target="cpu"), {"leg_synth": "ishioka", "fft_synth": "float64",
@@ -120,9 +125,10 @@ def test_forced_variants_and_their_parameters():
      r"parameters \['threads'\] of 'lanes64': expected some of \['live_bits', 'pairs', 'wg'\]"),
     ({"leg_analys": {"name": "lanes64", "wg": 32.0}}, r"\['wg'\]=32.0: expected an integer"),
     ({"leg_analys": "tensor_cores"}, r"variants\['leg_analys'\]='tensor_cores' cannot run "
-                                     r"target='vulkan'.*expected one of \['ishioka'"),
-    # eight float64 pairs per thread (the default) are no SPIR-V vector: four at most
-    ({"leg_analys": "lanes64"}, r"variants\['leg_analys'\]='lanes64' cannot run target='vulkan'"),
+                                     r"target='vulkan'.*expected one of \['lanes64_segments'"),
+    # eight float64 pairs per thread (CUDA's) are no SPIR-V vector: four at most
+    ({"leg_analys": {"name": "lanes64", "pairs": 8}},
+     r"variants\['leg_analys'\]='lanes64' cannot run target='vulkan'"),
     ({"leg_analys": 3}, r"expected a variant name or a dict"),
 ])
 def test_bad_variants_are_refused_by_name(variants, match):

@@ -7,7 +7,7 @@ import string
 
 from ireesht.codegen.mlir.common import _core, _ishioka_conversions, kernels_dir
 from ireesht.codegen.pipeline import split_sections
-from ireesht.geometry import ISHIOKA_ANALYS_LIMITS, ISHIOKA_SCALING
+from ireesht.geometry import ISHIOKA_ANALYS_LIMITS, ISHIOKA_SCALING, LANES64_PAIRS
 from ireesht.numerics import ishioka
 from ireesht.tables import segment_steps
 
@@ -28,7 +28,8 @@ def analys_values(plan, v: dict, core: dict[str, str]) -> dict:
     pairs, ``pairs`` each, in warps, at most ``wg``: the variant's parameters), its steps per
     span (``LANES64_SPAN`` at most), its arrays' sizes and the unrolled bodies."""
     params = plan.params("leg_analys")
-    most_pairs, most_wg = params["pairs"], params["wg"]
+    most_pairs = params["pairs"] or LANES64_PAIRS[plan.target]
+    most_wg = params["wg"]
     scaling = {**ISHIOKA_SCALING, "live_bits": params["live_bits"]}
     # pairs per thread: a power of two from 2 to ``pairs``, as few as one warp needs
     kp = min(most_pairs, max(2, 1 << (-(-plan.npairs // 32) - 1).bit_length()))
