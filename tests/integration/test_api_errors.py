@@ -125,21 +125,27 @@ def test_load_rejects_a_missing_manifest(tmp_path):
         ireesht.load(tmp_path)
 
 
-def test_device_without_float64_falls_back_to_the_float32_scheme(vulkan, monkeypatch, rng):
-    # auto takes the float64 recurrence on Vulkan Gauss grids; a device that cannot create
-    # its kernels (no shaderFloat64: SPIR-V OpCapability Float64) gets the float32 scheme,
-    # and info says so; forced, the float64 recurrence is refused with what to ask for
+def _device_without(monkeypatch, capability: int) -> None:
+    """Sessions of a Vulkan device that fails to create any kernel declaring SPIR-V
+    ``OpCapability capability`` (as a driver without the feature does)."""
     from ireesht.runtime import device as runtime
 
-    capability = (0x00020011).to_bytes(4, "little") + (10).to_bytes(4, "little")
+    word = (0x00020011).to_bytes(4, "little") + capability.to_bytes(4, "little")
     real = runtime.Session
 
-    def device_without_float64(vmfb, target, device=None, fingerprint=None):
-        if capability in vmfb:
+    def session(vmfb, target, device=None, fingerprint=None):
+        if word in vmfb:
             raise runtime.ExecutableLoadError("vkCreateComputePipelines failed (simulated)")
         return real(vmfb, target, device, fingerprint)
 
-    monkeypatch.setattr(runtime, "Session", device_without_float64)
+    monkeypatch.setattr(runtime, "Session", session)
+
+
+def test_device_without_float64_falls_back_to_the_float32_scheme(vulkan, monkeypatch, rng):
+    # auto takes the float64 recurrence on Vulkan Gauss grids; a device that cannot create
+    # its kernels (no shaderFloat64: capability Float64) gets the float32 scheme, and info
+    # says so; forced, the float64 recurrence is refused with what to ask for
+    _device_without(monkeypatch, 10)
     mod = ireesht.compile(9, target="vulkan")
     assert mod.info["variants"]["leg_synth"] == "standard"
     assert mod.info["variants"]["leg_analys"] == "rows"
@@ -151,19 +157,9 @@ def test_device_without_float64_falls_back_to_the_float32_scheme(vulkan, monkeyp
 
 def test_device_without_subgroup_arithmetic_falls_back(vulkan, monkeypatch, rng):
     # a device without subgroup arithmetic fails to create the kernel that declares it
-    # (SPIR-V OpCapability GroupNonUniformArithmetic); compile falls back to the
-    # workgroup-tree variant, and info says so
-    from ireesht.runtime import device as runtime
-
-    capability = (0x00020011).to_bytes(4, "little") + (63).to_bytes(4, "little")
-    real = runtime.Session
-
-    def device_without_subgroups(vmfb, target, device=None, fingerprint=None):
-        if capability in vmfb:
-            raise runtime.ExecutableLoadError("vkCreateComputePipelines failed (simulated)")
-        return real(vmfb, target, device, fingerprint)
-
-    monkeypatch.setattr(runtime, "Session", device_without_subgroups)
+    # (capability GroupNonUniformArithmetic); compile falls back to the workgroup-tree
+    # variant, and info says so
+    _device_without(monkeypatch, 63)
     mod = ireesht.compile(9, target="vulkan", kernels="wgsl")
     assert mod.info["variants"]["leg_analys"] == "tree"
     q = random_coefficients(rng, 9, 9)
