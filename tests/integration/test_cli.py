@@ -95,17 +95,19 @@ def test_bench_takes_the_batch_plan(vulkan, monkeypatch, capsys):
 
 def test_check_compares_every_path_and_passes_here(vulkan, capsys):
     rows = ireesht.check(lmax=31, batch=2)
+    # Vulkan on a Gauss grid: auto's float64 recurrence, then the float32 scheme (the
+    # "ishioka" path is auto's plan here, not run twice)
     assert [(r["target"], r["family"], r["variant"]) for r in rows] == [
-        ("vulkan", "mlir", "standard / workgroup rows"),
-        ("vulkan", "mlir", "ishioka / transposed sums"), ("vulkan", "wgsl", "standard / subgroup"),
+        ("vulkan", "mlir", "ishioka / float64 lane sums"),
+        ("vulkan", "mlir", "standard / workgroup rows"), ("vulkan", "wgsl", "standard / subgroup"),
         ("vulkan", "wgsl", "standard / workgroup tree"),
         ("cpu", "c", "float64 ishioka / float64 ishioka"),
         ("cpu", "c", "four fields per work item / four fields per work item")]
     assert all(r["ok"] and r["synth_rel_l2"] < 2e-6 for r in rows)
     assert rows[4]["synth_rel_l2"] < 8e-8  # the CPU's float32 default: float64 inside
     # the float64 recurrence leaves the float32 synthesis the FFT's rounding alone
-    assert rows[1]["synth_rel_l2"] < 3e-7
-    assert "| vulkan | mlir | ishioka / transposed sums |" in capsys.readouterr().out
+    assert rows[0]["synth_rel_l2"] < 3e-7
+    assert "| vulkan | mlir | ishioka / float64 lane sums |" in capsys.readouterr().out
 
 
 def test_check_runs_the_cuda_analysis_lane_sums(monkeypatch):
