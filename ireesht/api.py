@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
+import warnings
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from ireesht.plan import Plan
 from ireesht.registry import TARGETS, VARIANTS
 from ireesht.runtime import artifacts, cache
 from ireesht.runtime import device as rtmod
-from ireesht.runtime.module import Module
+from ireesht.runtime.module import Module, _caller_level
 from ireesht.validate import check_choice
 
 
@@ -108,9 +109,15 @@ def compile(
                                    fields_per_thread, recurrence="standard", norm=norm,
                                    csphase=csphase, transform=transform)
             try:
-                return load_plan(fallback, use_cache, device)
+                mod = load_plan(fallback, use_cache, device)
             except rtmod.ExecutableLoadError:
                 pass
+            else:
+                warnings.warn(f"the {target} device cannot create the float64 recurrence's "
+                              f"kernels (no shaderFloat64 or subgroup shuffles?): the float32 "
+                              f"scheme instead (recurrence='standard'), with larger float32 "
+                              f"errors", RuntimeWarning, stacklevel=_caller_level())
+                return mod
         if plan.dtype == "float64" or "float64" in plan.needs():
             what = (f"dtype={plan.dtype!r}" if plan.dtype == "float64"
                     else f"recurrence={plan.recurrence!r}")
