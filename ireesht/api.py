@@ -87,32 +87,31 @@ def compile(
                        transform=transform)
     if device is not None:
         rtmod.open_device(target, device)  # a wrong device fails before compiling
+    def fallback(**changes) -> Module | None:
+        """The plan with other options, loaded here; None if this device cannot either."""
+        options = {**dict(recurrence=recurrence, variants=variants, norm=norm,
+                          csphase=csphase, transform=transform), **changes}
+        try:
+            return load_plan(Plan.create(lmax, mmax, nlat, nphi, grid, target, dtype, kernels,
+                                         fields_per_thread, **options), use_cache, device)
+        except rtmod.ExecutableLoadError:
+            return None
+
     try:
         return load_plan(plan, use_cache, device)
     except rtmod.ExecutableLoadError:
         # subgroup arithmetic is the optional device feature of the WGSL kernels
         if plan.variant_names["leg_analys"] == "subgroup" and not (variants or {}).get(
                 "leg_analys"):
-            fallback = Plan.create(lmax, mmax, nlat, nphi, grid, target, dtype, kernels,
-                                   fields_per_thread, recurrence=recurrence,
-                                   variants={**(variants or {}), "leg_analys": "tree"},
-                                   norm=norm, csphase=csphase, transform=transform)
-            try:
-                return load_plan(fallback, use_cache, device)
-            except rtmod.ExecutableLoadError:
-                pass
+            mod = fallback(variants={**(variants or {}), "leg_analys": "tree"})
+            if mod is not None:
+                return mod
         # auto's float64 recurrence (CUDA, and Vulkan on Gauss grids) needs float64 and
         # subgroup shuffles: a device without them takes the float32 scheme
         if (recurrence == "auto" and not variants and plan.dtype == "float32"
                 and plan.needs() & {"float64", "subgroup_shuffle"}):
-            fallback = Plan.create(lmax, mmax, nlat, nphi, grid, target, dtype, kernels,
-                                   fields_per_thread, recurrence="standard", norm=norm,
-                                   csphase=csphase, transform=transform)
-            try:
-                mod = load_plan(fallback, use_cache, device)
-            except rtmod.ExecutableLoadError:
-                pass
-            else:
+            mod = fallback(recurrence="standard")
+            if mod is not None:
                 warnings.warn(f"the {target} device cannot create the float64 recurrence's "
                               f"kernels (no shaderFloat64 or subgroup shuffles?): the float32 "
                               f"scheme instead (recurrence='standard'), with larger float32 "

@@ -313,21 +313,23 @@ class Module:
         return out
 
     def _kept_transients(self, name: str, batch: int, args):
-        """The storage of the other intermediates of ``<name>_async`` on ``batch`` fields,
-        kept like F's (``Session.transients``)."""
-        kept_batch, buffer = self._kept.get(("transients", name), (None, None))
-        if kept_batch != batch:
-            self._session.synchronize()
-            buffer = self._session.transients(f"{name}_async", *args)
-            self._kept[("transients", name)] = (batch, buffer)
-        return buffer
+        """The storage of the other intermediates of ``<name>_async`` on ``batch`` fields
+        (``Session.transients``)."""
+        return self._kept_for(("transients", name), batch,
+                              lambda: self._session.transients(f"{name}_async", *args))
 
     def _kept_buffer(self, kind: str, name: str, shape: tuple[int, ...]):
-        batch, buffer = self._kept.get((kind, name), (None, None))
-        if batch != shape[0]:
+        return self._kept_for((kind, name), shape[0],
+                              lambda: self._session.empty(shape, self._real))
+
+    def _kept_for(self, key, batch: int, make):
+        """The buffer kept under ``key`` for ``batch`` fields, made anew (``make()``) when
+        the batch changes."""
+        kept_batch, buffer = self._kept.get(key, (None, None))
+        if kept_batch != batch:
             self._session.synchronize()  # no enqueued call still uses the one replaced
-            buffer = self._session.empty(shape, self._real)
-            self._kept[(kind, name)] = (shape[0], buffer)
+            buffer = make()
+            self._kept[key] = (batch, buffer)
         return buffer
 
     # --- artifacts -------------------------------------------------------------

@@ -21,6 +21,7 @@ from ireesht.codegen.pipeline import split_sections, stage_ops
 from ireesht import registry
 from ireesht.registry import KERNEL_STAGES, STAGES
 
+
 def _kernels(plan) -> tuple[str, ...]:
     """The stages whose variants are kernels of this family (a template): the four, and the
     theta step where it takes kernels."""
