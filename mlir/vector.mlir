@@ -3,9 +3,11 @@
 // family gets them, since they call the scalar @synth_impl / @analys_impl at the kernels'
 // lmax = L + 1 on 2B fields (component c of field b at 2b + c) and wrap them in linalg ops
 // that IREE compiles for the target (docs/design.md, "Vector transforms"; the maths in
-// ireesht/numerics/vector.py). Sections are cut at the `// stage:` lines; `poles`
-// sections are used only on grids with pole rows and mmax >= 1; `${p}` is the pole (0
-// north, row 0; 1 south, row NL - 1), `${s}` its sign (1, -1), `${next}` = p + 1.
+// ireesht/numerics/vector.py). Sections are cut at the `// stage:` lines; `pole`
+// sections are used only on grids with both pole rows (0 and ${plast} = NL - 1) and
+// mmax >= 1, each in the dispatch it shares with the rows' scaling or the mixing; in
+// vanalys_pole_term `${p}` is the pole (0 north, 1 south), `${s}` its sign (1, -1),
+// `${next}` = p + 1.
 
 // stage: functions
   // st [B][2][VNLM] (S, T) -> sin(theta) u_theta, sin(theta) u_phi as scalar coefficients
@@ -62,19 +64,20 @@
         : (${synth_table_types}, tensor<?x${nlm}x2x${ft}>, tensor<?x${nlat}x${mc}x2x${ft}>) -> tensor<?x${nlat}x${nphi}x${ft}>
     %f2 = tensor.expand_shape %f [[0, 1], [2], [3]] output_shape [%b, 2, ${nlat}, ${nphi}]
         : tensor<?x${nlat}x${nphi}x${ft}> into tensor<?x2x${nlat}x${nphi}x${ft}>
+${vsynth_poles}
     %u_e = tensor.empty(%b) : tensor<?x2x${nlat}x${nphi}x${ft}>
-    %u0 = linalg.generic {indexing_maps = [affine_map<(b, c, i, j) -> (b, c, i, j)>,
-                                           affine_map<(b, c, i, j) -> (i)>,
-                                           affine_map<(b, c, i, j) -> (b, c, i, j)>],
+    %u = linalg.generic {indexing_maps = [affine_map<(b, c, i, j) -> (b, c, i, j)>,
+                                          affine_map<(b, c, i, j) -> (i)>,
+                                          affine_map<(b, c, i, j) -> (b, c, i, j)>],
         iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
         ins(%f2, %vrows : tensor<?x2x${nlat}x${nphi}x${ft}>, tensor<${nlat}x${ft}>)
         outs(%u_e : tensor<?x2x${nlat}x${nphi}x${ft}>) {
       ^bb0(%su_f: ${ft}, %su_w: ${ft}, %su_out: ${ft}):
-        %su_v = arith.mulf %su_f, %su_w : ${ft}
-        linalg.yield %su_v : ${ft}
+        %su_v0 = arith.mulf %su_f, %su_w : ${ft}
+${vsynth_pole_values}
+        linalg.yield %${su_result} : ${ft}
     } -> tensor<?x2x${nlat}x${nphi}x${ft}>
-${vsynth_poles}
-    return %${u_result} : tensor<?x2x${nlat}x${nphi}x${ft}>
+    return %u : tensor<?x2x${nlat}x${nphi}x${ft}>
   }
 
   // u [B][2][NL][NP] -> u / sin(theta) per row (pole rows 0) -> the scalar analysis at
@@ -191,7 +194,7 @@ ${vanalys_pole_terms}
 // stage: vsynth_poles
     // Only order 1 reaches a pole: Z[b][c][p][r] = sum_l vpole[l][p] (S, T)_l1 (c = S, T),
     // then u_theta = 2 Re[(Z_S - i s Z_T) e^{i phi}], u_phi = 2 Re[(Z_T + i s Z_S) e^{i phi}]
-    // (s = 1 north, -1 south), written over the pole rows.
+    // (s = 1 north, -1 south): the row scaling below writes these on the pole rows.
     %st1 = tensor.extract_slice %st[0, 0, ${off1}, 0] [%b, 2, ${vl}, 2] [1, 1, 1, 1]
         : tensor<?x2x${vnlm}x2x${ft}> to tensor<?x2x${vl}x2x${ft}>
     %z_e = tensor.empty(%b) : tensor<?x2x2x2x${ft}>
@@ -208,73 +211,69 @@ ${vanalys_pole_terms}
         %sz_v = arith.addf %sz_acc, %sz_t : ${ft}
         linalg.yield %sz_v : ${ft}
     } -> tensor<?x2x2x2x${ft}>
-    %two = arith.constant 2.0 : ${ft}
-    %row_e = tensor.empty(%b) : tensor<?x2x1x${nphi}x${ft}>
-${vsynth_pole_rows}
-// stage: vsynth_pole_row
-    %row${p} = linalg.generic {indexing_maps = [affine_map<(b, c, i, j) -> (b, c, i, j)>],
-        iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
-        outs(%row_e : tensor<?x2x1x${nphi}x${ft}>) {
-      ^bb0(%sp${p}_out: ${ft}):
-        %sp${p}_b = linalg.index 0 : index
-        %sp${p}_c = linalg.index 1 : index
-        %sp${p}_j = linalg.index 3 : index
-        %sp${p}_p = arith.constant ${p} : index
-        %sp${p}_oc = arith.subi %c1, %sp${p}_c : index
-        %sp${p}_zr = tensor.extract %z[%sp${p}_b, %sp${p}_c, %sp${p}_p, %c0] : tensor<?x2x2x2x${ft}>
-        %sp${p}_zi = tensor.extract %z[%sp${p}_b, %sp${p}_c, %sp${p}_p, %c1] : tensor<?x2x2x2x${ft}>
-        %sp${p}_wr = tensor.extract %z[%sp${p}_b, %sp${p}_oc, %sp${p}_p, %c0] : tensor<?x2x2x2x${ft}>
-        %sp${p}_wi = tensor.extract %z[%sp${p}_b, %sp${p}_oc, %sp${p}_p, %c1] : tensor<?x2x2x2x${ft}>
-        // s sgn_c: u_theta (c = 0) takes -i s Z_T, u_phi (c = 1) +i s Z_S
-        %sp${p}_first = arith.cmpi eq, %sp${p}_c, %c0 : index
-        %sp${p}_pos = arith.constant ${s} : ${ft}
-        %sp${p}_neg = arith.negf %sp${p}_pos : ${ft}
-        %sp${p}_sg = arith.select %sp${p}_first, %sp${p}_neg, %sp${p}_pos : ${ft}
-        %sp${p}_t0 = arith.mulf %sp${p}_sg, %sp${p}_wi : ${ft}
-        %sp${p}_cr = arith.subf %sp${p}_zr, %sp${p}_t0 : ${ft}
-        %sp${p}_t1 = arith.mulf %sp${p}_sg, %sp${p}_wr : ${ft}
-        %sp${p}_ci = arith.addf %sp${p}_zi, %sp${p}_t1 : ${ft}
-        %sp${p}_cos = tensor.extract %twiddle[%sp${p}_j, %c0] : tensor<${ntw}x2x${ft}>
-        %sp${p}_sin = tensor.extract %twiddle[%sp${p}_j, %c1] : tensor<${ntw}x2x${ft}>
-        %sp${p}_t2 = arith.mulf %sp${p}_cr, %sp${p}_cos : ${ft}
-        %sp${p}_t3 = arith.mulf %sp${p}_ci, %sp${p}_sin : ${ft}
-        %sp${p}_t4 = arith.subf %sp${p}_t2, %sp${p}_t3 : ${ft}
-        %sp${p}_v = arith.mulf %two, %sp${p}_t4 : ${ft}
-        linalg.yield %sp${p}_v : ${ft}
-    } -> tensor<?x2x1x${nphi}x${ft}>
-    %u${next} = tensor.insert_slice %row${p} into %u${p}[0, 0, ${row}, 0] [%b, 2, 1, ${nphi}] [1, 1, 1, 1]
-        : tensor<?x2x1x${nphi}x${ft}> into tensor<?x2x${nlat}x${nphi}x${ft}>
+// stage: vsynth_pole_values
+        // element (b, c, i, j) of a pole row (i = 0: p = 0, s = 1; i = NL - 1: p = 1,
+        // s = -1) takes Z's value; s sgn_c: u_theta (c = 0) takes -i s Z_T, u_phi +i s Z_S
+        %sp_b = linalg.index 0 : index
+        %sp_c = linalg.index 1 : index
+        %sp_i = linalg.index 2 : index
+        %sp_j = linalg.index 3 : index
+        %sp_last = arith.constant ${plast} : index
+        %sp_north = arith.cmpi eq, %sp_i, %c0 : index
+        %sp_south = arith.cmpi eq, %sp_i, %sp_last : index
+        %sp_pole = arith.ori %sp_north, %sp_south : i1
+        %sp_p = arith.select %sp_north, %c0, %c1 : index
+        %sp_oc = arith.subi %c1, %sp_c : index
+        %sp_zr = tensor.extract %z[%sp_b, %sp_c, %sp_p, %c0] : tensor<?x2x2x2x${ft}>
+        %sp_zi = tensor.extract %z[%sp_b, %sp_c, %sp_p, %c1] : tensor<?x2x2x2x${ft}>
+        %sp_wr = tensor.extract %z[%sp_b, %sp_oc, %sp_p, %c0] : tensor<?x2x2x2x${ft}>
+        %sp_wi = tensor.extract %z[%sp_b, %sp_oc, %sp_p, %c1] : tensor<?x2x2x2x${ft}>
+        %sp_one = arith.constant 1.0 : ${ft}
+        %sp_mone = arith.constant -1.0 : ${ft}
+        %sp_s = arith.select %sp_north, %sp_one, %sp_mone : ${ft}
+        %sp_first = arith.cmpi eq, %sp_c, %c0 : index
+        %sp_ns = arith.negf %sp_s : ${ft}
+        %sp_sg = arith.select %sp_first, %sp_ns, %sp_s : ${ft}
+        %sp_t0 = arith.mulf %sp_sg, %sp_wi : ${ft}
+        %sp_cr = arith.subf %sp_zr, %sp_t0 : ${ft}
+        %sp_t1 = arith.mulf %sp_sg, %sp_wr : ${ft}
+        %sp_ci = arith.addf %sp_zi, %sp_t1 : ${ft}
+        %sp_cos = tensor.extract %twiddle[%sp_j, %c0] : tensor<${ntw}x2x${ft}>
+        %sp_sin = tensor.extract %twiddle[%sp_j, %c1] : tensor<${ntw}x2x${ft}>
+        %sp_t2 = arith.mulf %sp_cr, %sp_cos : ${ft}
+        %sp_t3 = arith.mulf %sp_ci, %sp_sin : ${ft}
+        %sp_t4 = arith.subf %sp_t2, %sp_t3 : ${ft}
+        %sp_two = arith.constant 2.0 : ${ft}
+        %sp_v = arith.mulf %sp_two, %sp_t4 : ${ft}
+        %su_v1 = arith.select %sp_pole, %sp_v, %su_v0 : ${ft}
 // stage: vanalys_poles
-    %U_e = tensor.empty(%b) : tensor<?x2x2x${ft}>
+    // U[b][c][p][r]: the order-1 DFT of pole row p (row 0 or NL - 1; sum_j u e^{-i phi_j}),
+    // for the terms the rows' 1/sin(theta) cannot carry.
+    %U_e = tensor.empty(%b) : tensor<?x2x2x2x${ft}>
     %zero = arith.constant 0.0 : ${ft}
-    %U_0 = linalg.fill ins(%zero : ${ft}) outs(%U_e : tensor<?x2x2x${ft}>) -> tensor<?x2x2x${ft}>
-// stage: vanalys_pole_sum
-    // U[b][c][p][r]: the order-1 DFT of pole row p (sum_j u e^{-i phi_j}), for the terms
-    // the rows' 1/sin(theta) cannot carry.
-    %urow${p} = tensor.extract_slice %u[0, 0, ${row}, 0] [%b, 2, 1, ${nphi}] [1, 1, 1, 1]
-        : tensor<?x2x${nlat}x${nphi}x${ft}> to tensor<?x2x1x${nphi}x${ft}>
-    %U${p} = linalg.generic {indexing_maps = [affine_map<(b, c, r, j) -> (b, c, 0, j)>,
-                                              affine_map<(b, c, r, j) -> (b, c, r)>],
-        iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
-        ins(%urow${p} : tensor<?x2x1x${nphi}x${ft}>)
-        outs(%U_0 : tensor<?x2x2x${ft}>) {
-      ^bb0(%au${p}_u: ${ft}, %au${p}_acc: ${ft}):
-        %au${p}_r = linalg.index 2 : index
-        %au${p}_j = linalg.index 3 : index
-        %au${p}_cos = tensor.extract %twiddle[%au${p}_j, %c0] : tensor<${ntw}x2x${ft}>
-        %au${p}_sin = tensor.extract %twiddle[%au${p}_j, %c1] : tensor<${ntw}x2x${ft}>
-        %au${p}_msin = arith.negf %au${p}_sin : ${ft}
-        %au${p}_re = arith.cmpi eq, %au${p}_r, %c0 : index
-        %au${p}_e = arith.select %au${p}_re, %au${p}_cos, %au${p}_msin : ${ft}
-        %au${p}_t = arith.mulf %au${p}_u, %au${p}_e : ${ft}
-        %au${p}_v = arith.addf %au${p}_acc, %au${p}_t : ${ft}
-        linalg.yield %au${p}_v : ${ft}
-    } -> tensor<?x2x2x${ft}>
+    %U_0 = linalg.fill ins(%zero : ${ft}) outs(%U_e : tensor<?x2x2x2x${ft}>) -> tensor<?x2x2x2x${ft}>
+    %U = linalg.generic {indexing_maps = [affine_map<(b, c, p, r, j) -> (b, c, p * ${plast}, j)>,
+                                          affine_map<(b, c, p, r, j) -> (b, c, p, r)>],
+        iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%u : tensor<?x2x${nlat}x${nphi}x${ft}>)
+        outs(%U_0 : tensor<?x2x2x2x${ft}>) {
+      ^bb0(%au_u: ${ft}, %au_acc: ${ft}):
+        %au_r = linalg.index 3 : index
+        %au_j = linalg.index 4 : index
+        %au_cos = tensor.extract %twiddle[%au_j, %c0] : tensor<${ntw}x2x${ft}>
+        %au_sin = tensor.extract %twiddle[%au_j, %c1] : tensor<${ntw}x2x${ft}>
+        %au_msin = arith.negf %au_sin : ${ft}
+        %au_re = arith.cmpi eq, %au_r, %c0 : index
+        %au_e = arith.select %au_re, %au_cos, %au_msin : ${ft}
+        %au_t = arith.mulf %au_u, %au_e : ${ft}
+        %au_v = arith.addf %au_acc, %au_t : ${ft}
+        linalg.yield %au_v : ${ft}
+    } -> tensor<?x2x2x2x${ft}>
 // stage: vanalys_pole_term
         // order 1, pole p: += w_p (U[c][r] + s sgn U[1-c][1-r]), w_p = vanalys_mix[k][4 + p]
         %mp${p}_w = tensor.extract %vanalys_mix[%ms_k, %c${col}] : tensor<${vnlm}x6x${ft}>
-        %mp${p}_x = tensor.extract %U${p}[%ms_b, %ms_c, %ms_r] : tensor<?x2x2x${ft}>
-        %mp${p}_y = tensor.extract %U${p}[%ms_b, %ms_oc, %ms_or] : tensor<?x2x2x${ft}>
+        %mp${p}_x = tensor.extract %U[%ms_b, %ms_c, %c${p}, %ms_r] : tensor<?x2x2x2x${ft}>
+        %mp${p}_y = tensor.extract %U[%ms_b, %ms_oc, %c${p}, %ms_or] : tensor<?x2x2x2x${ft}>
         %mp${p}_ny = arith.negf %mp${p}_y : ${ft}
         %mp${p}_sy = arith.select %ms_same, %mp${p}_y, %mp${p}_ny : ${ft}
         %mp${p}_s = arith.constant ${s} : ${ft}

@@ -28,17 +28,15 @@ def functions(plan, values: dict) -> str:
     def part(name: str, **extra) -> str:
         return string.Template(sections[name]).substitute({**subs, **extra})
 
-    poles = [(0, 0, "1.0"), (1, plan.nlat - 1, "-1.0")] if has_pole_terms(plan) else []
+    poles = [(0, "1.0"), (1, "-1.0")] if has_pole_terms(plan) else []  # rows 0, NL - 1
     if poles:
-        rows = "\n".join(part("vsynth_pole_row", p=p, next=p + 1, row=row, s=s)
-                         for p, row, s in poles)
-        vsynth_poles = part("vsynth_poles", vsynth_pole_rows=rows)
-        vanalys_poles = "\n".join([part("vanalys_poles")] + [
-            part("vanalys_pole_sum", p=p, row=row) for p, row, _ in poles])
+        vsynth_poles = part("vsynth_poles")
+        values = part("vsynth_pole_values", plast=plan.nlat - 1)
+        vanalys_poles = part("vanalys_poles", plast=plan.nlat - 1)
         terms = "\n".join(part("vanalys_pole_term", p=p, next=p + 1, col=4 + p, s=s)
-                          for p, _, s in poles)
+                          for p, s in poles)
     else:
-        vsynth_poles = vanalys_poles = terms = ""
-    return part("functions", vsynth_poles=vsynth_poles, vanalys_poles=vanalys_poles,
-                vanalys_pole_terms=terms, u_result=f"u{len(poles)}",
-                ms_result=f"ms_v{len(poles)}")
+        vsynth_poles = values = vanalys_poles = terms = ""
+    return part("functions", vsynth_poles=vsynth_poles, vsynth_pole_values=values,
+                su_result=f"su_v{1 if poles else 0}", vanalys_poles=vanalys_poles,
+                vanalys_pole_terms=terms, ms_result=f"ms_v{len(poles)}")
