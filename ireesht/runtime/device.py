@@ -200,6 +200,16 @@ def _listing(rows: list[dict]) -> str:
     return "; ".join(f"{r['index']}: {r['name']!r} ({r['uri']})" for r in rows)
 
 
+# Targets whose enqueued calls run in the order they were submitted without waiting on each
+# other: IREE's CUDA driver hands every queue submission of a device whose waits are met, in
+# the order made, to one worker thread that issues them onto one CUDA stream, and every
+# ``*_async`` function submits a single command buffer (tests/integration/test_transients.py
+# checks it). A call that waits on the previous call's timeline value instead costs 35-60 us
+# more host time (BENCHMARKS.md, "per call"). Vulkan queues and the CPU's task system run
+# submissions concurrently: there each call waits for the one before it.
+STREAM_ORDERED = frozenset({"cuda"})
+
+
 class Session:
     """A loaded module on one device; its methods may be called from any number of threads.
 
@@ -238,8 +248,10 @@ class Session:
         self._vm_module = vm_module
         self._invokers: dict[str, object] = {}  # looking a function up costs ~5 us per call
         # Calls of coarse-fences functions (enqueue) run in the order they were enqueued:
-        # call k waits for value k of this timeline and signals k + 1.
+        # call k signals value k + 1 of this timeline, and waits for value k unless the
+        # device's own order already keeps them in line (STREAM_ORDERED).
         self._timeline = self.device.create_semaphore(0)
+        self._wait_for_previous = target not in STREAM_ORDERED
         self._enqueued = 0
         self.lock = threading.RLock()
         self.failed: str | None = None  # why the module is unusable, after a device failure
@@ -336,12 +348,14 @@ class Session:
 
     def _arg_list(self, args, transients: rt.HalBuffer) -> rt.VmVariantList:
         """A coarse-fences call's arguments: ``args``, ``transients``, and the fences of the
-        call's place on the timeline (it waits for the call before it)."""
+        call's place on the timeline (it waits for the call before it, or for nothing on a
+        STREAM_ORDERED target)."""
         arg_list = rt.VmVariantList(len(args) + 3)
         for a in args:
             arg_list.push_ref(a._buffer_view)
         arg_list.push_ref(transients)
-        arg_list.push_ref(rt.HalFence.create_at(self._timeline, self._enqueued))
+        arg_list.push_ref(rt.HalFence.create_at(self._timeline, self._enqueued)
+                          if self._wait_for_previous else rt.HalFence(0))
         arg_list.push_ref(rt.HalFence.create_at(self._timeline, self._enqueued + 1))
         return arg_list
 

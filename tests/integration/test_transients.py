@@ -61,6 +61,22 @@ def test_async_functions_allocate_nothing(name, target):
     assert any(f"{fn}_async_transients_size" in functions for fn in fns)
 
 
+@pytest.mark.parametrize("name", [*PLANS, "plain", "batched"])
+def test_cuda_async_functions_submit_once(name):
+    # Session.enqueue lets a CUDA call skip waiting for the call before it (STREAM_ORDERED):
+    # sound only while each call is one submission waiting on the caller's fence, with no
+    # fence of its own between two submissions
+    kw = {"plain": dict(lmax=15), "batched": dict(lmax=15, fields_per_thread=4)}.get(name)
+    plan = Plan.create(target="cuda", **(kw or PLANS[name]))
+    functions = _vm_functions(plan)
+    asyncs = [f for f in functions if f.endswith("_async")]
+    assert len(asyncs) == (4 if plan.transform == "vector" else 2)
+    for fn in asyncs:
+        calls = re.findall(r"vm\.call(?:\.variadic)? @hal\.(device\.queue\.\w+|fence\.\w+)",
+                           functions[fn])
+        assert calls == ["device.queue.execute"], f"{fn}: {calls}"
+
+
 @pytest.mark.parametrize("name", PLANS)
 def test_calls_of_changing_batches_are_right(name, rng):
     # the kept storage follows the batch size: 3 fields, 1, then 3 again, against the
