@@ -5,9 +5,8 @@
 // that IREE compiles for the target (docs/design.md, "Vector transforms"; the maths in
 // ireesht/numerics/vector.py). Sections are cut at the `// stage:` lines; `pole`
 // sections are used only on grids with both pole rows (0 and ${plast} = NL - 1) and
-// mmax >= 1, each in the dispatch it shares with the rows' scaling or the mixing; in
-// vanalys_pole_term `${p}` is the pole (0 north, 1 south), `${s}` its sign (1, -1),
-// `${next}` = p + 1.
+// mmax >= 1; in vanalys_pole_sum and vanalys_pole_term `${p}` is the pole (0 north, 1
+// south), `${row}` its row, `${s}` its sign (1, -1), `${next}` = p + 1.
 
 // stage: functions
   // st [B][2][VNLM] (S, T) -> sin(theta) u_theta, sin(theta) u_phi as scalar coefficients
@@ -247,33 +246,36 @@ ${vanalys_pole_terms}
         %sp_v = arith.mulf %sp_two, %sp_t4 : ${ft}
         %su_v1 = arith.select %sp_pole, %sp_v, %su_v0 : ${ft}
 // stage: vanalys_poles
-    // U[b][c][p][r]: the order-1 DFT of pole row p (row 0 or NL - 1; sum_j u e^{-i phi_j}),
-    // for the terms the rows' 1/sin(theta) cannot carry.
-    %U_e = tensor.empty(%b) : tensor<?x2x2x2x${ft}>
+    %U_e = tensor.empty(%b) : tensor<?x2x2x${ft}>
     %zero = arith.constant 0.0 : ${ft}
-    %U_0 = linalg.fill ins(%zero : ${ft}) outs(%U_e : tensor<?x2x2x2x${ft}>) -> tensor<?x2x2x2x${ft}>
-    %U = linalg.generic {indexing_maps = [affine_map<(b, c, p, r, j) -> (b, c, p * ${plast}, j)>,
-                                          affine_map<(b, c, p, r, j) -> (b, c, p, r)>],
-        iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%u : tensor<?x2x${nlat}x${nphi}x${ft}>)
-        outs(%U_0 : tensor<?x2x2x2x${ft}>) {
-      ^bb0(%au_u: ${ft}, %au_acc: ${ft}):
-        %au_r = linalg.index 3 : index
-        %au_j = linalg.index 4 : index
-        %au_cos = tensor.extract %twiddle[%au_j, %c0] : tensor<${ntw}x2x${ft}>
-        %au_sin = tensor.extract %twiddle[%au_j, %c1] : tensor<${ntw}x2x${ft}>
-        %au_msin = arith.negf %au_sin : ${ft}
-        %au_re = arith.cmpi eq, %au_r, %c0 : index
-        %au_e = arith.select %au_re, %au_cos, %au_msin : ${ft}
-        %au_t = arith.mulf %au_u, %au_e : ${ft}
-        %au_v = arith.addf %au_acc, %au_t : ${ft}
-        linalg.yield %au_v : ${ft}
-    } -> tensor<?x2x2x2x${ft}>
+    %U_0 = linalg.fill ins(%zero : ${ft}) outs(%U_e : tensor<?x2x2x${ft}>) -> tensor<?x2x2x${ft}>
+// stage: vanalys_pole_sum
+    // U[b][c][p][r]: the order-1 DFT of pole row p (sum_j u e^{-i phi_j}), for the terms
+    // the rows' 1/sin(theta) cannot carry.
+    %urow${p} = tensor.extract_slice %u[0, 0, ${row}, 0] [%b, 2, 1, ${nphi}] [1, 1, 1, 1]
+        : tensor<?x2x${nlat}x${nphi}x${ft}> to tensor<?x2x1x${nphi}x${ft}>
+    %U${p} = linalg.generic {indexing_maps = [affine_map<(b, c, r, j) -> (b, c, 0, j)>,
+                                              affine_map<(b, c, r, j) -> (b, c, r)>],
+        iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+        ins(%urow${p} : tensor<?x2x1x${nphi}x${ft}>)
+        outs(%U_0 : tensor<?x2x2x${ft}>) {
+      ^bb0(%au${p}_u: ${ft}, %au${p}_acc: ${ft}):
+        %au${p}_r = linalg.index 2 : index
+        %au${p}_j = linalg.index 3 : index
+        %au${p}_cos = tensor.extract %twiddle[%au${p}_j, %c0] : tensor<${ntw}x2x${ft}>
+        %au${p}_sin = tensor.extract %twiddle[%au${p}_j, %c1] : tensor<${ntw}x2x${ft}>
+        %au${p}_msin = arith.negf %au${p}_sin : ${ft}
+        %au${p}_re = arith.cmpi eq, %au${p}_r, %c0 : index
+        %au${p}_e = arith.select %au${p}_re, %au${p}_cos, %au${p}_msin : ${ft}
+        %au${p}_t = arith.mulf %au${p}_u, %au${p}_e : ${ft}
+        %au${p}_v = arith.addf %au${p}_acc, %au${p}_t : ${ft}
+        linalg.yield %au${p}_v : ${ft}
+    } -> tensor<?x2x2x${ft}>
 // stage: vanalys_pole_term
         // order 1, pole p: += w_p (U[c][r] + s sgn U[1-c][1-r]), w_p = vanalys_mix[k][4 + p]
         %mp${p}_w = tensor.extract %vanalys_mix[%ms_k, %c${col}] : tensor<${vnlm}x6x${ft}>
-        %mp${p}_x = tensor.extract %U[%ms_b, %ms_c, %c${p}, %ms_r] : tensor<?x2x2x2x${ft}>
-        %mp${p}_y = tensor.extract %U[%ms_b, %ms_oc, %c${p}, %ms_or] : tensor<?x2x2x2x${ft}>
+        %mp${p}_x = tensor.extract %U${p}[%ms_b, %ms_c, %ms_r] : tensor<?x2x2x${ft}>
+        %mp${p}_y = tensor.extract %U${p}[%ms_b, %ms_oc, %ms_or] : tensor<?x2x2x${ft}>
         %mp${p}_ny = arith.negf %mp${p}_y : ${ft}
         %mp${p}_sy = arith.select %ms_same, %mp${p}_y, %mp${p}_ny : ${ft}
         %mp${p}_s = arith.constant ${s} : ${ft}
