@@ -204,9 +204,10 @@ def _listing(rows: list[dict]) -> str:
 # other: IREE's CUDA driver hands every queue submission of a device whose waits are met, in
 # the order made, to one worker thread that issues them onto one CUDA stream, and every
 # ``*_async`` function submits a single command buffer (tests/integration/test_transients.py
-# checks it). A call that waits on the previous call's timeline value instead costs 35-60 us
-# more host time (BENCHMARKS.md, "per call"). Vulkan queues and the CPU's task system run
-# submissions concurrently: there each call waits for the one before it.
+# checks it). A call that waits on the previous call's timeline value instead costs up to
+# 60 us more host time (H100; BENCHMARKS.md, "Where an enqueued call goes"). Vulkan queues and
+# the CPU's task system run submissions concurrently: there each call waits for the one
+# before it.
 STREAM_ORDERED = frozenset({"cuda"})
 
 
