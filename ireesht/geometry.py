@@ -56,16 +56,30 @@ LANES64_SEGMENT_MIN = 15
 LANES64_SEGMENT_PAIRS = 384
 
 
+def seeds(req, dtype: type) -> np.ndarray:
+    """The plan's seed table ``(mmax + 1, npairs, 2)`` in ``dtype`` (``legendre.seed_table``):
+    vector plans' carry 1 / sin(theta) (``numerics.vector``)."""
+    g = req.make_grid()
+    return legendre.seed_table(req.mmax, g.sint[:req.npairs], dtype,
+                               over_sin=req.transform == "vector")
+
+
+def polar(req) -> np.ndarray:
+    """The pairs next to the pole each order skips (``legendre.polar_rows``), for the seeds
+    of ``seeds``."""
+    g, p = req.make_grid(), req.npairs
+    return legendre.polar_rows(req.lmax, req.mmax, g.cost[:p], g.sint[:p],
+                               np.dtype(req.dtype).type, over_sin=req.transform == "vector")
+
+
 @functools.lru_cache(maxsize=32)
 def lowest_seed_counter(req) -> int:
     """The lowest exponent counter k of the float64 seed table (``seed64``, which the Ishioka
     kernels read whatever the dtype) over the (order, pair) the Legendre kernels run (those
     that order m does not skip, ``legendre.polar_rows``)."""
-    g, p = req.make_grid(), req.npairs
-    k = legendre.seed_table(req.mmax, g.sint[:p], np.float64)[:, :, 1]
-    skip = legendre.polar_rows(req.lmax, req.mmax, g.cost[:p], g.sint[:p],
-                               np.dtype(req.dtype).type)
-    run = np.arange(p)[None, :] >= skip[:, None]
+    k = seeds(req, np.float64)[:, :, 1]
+    skip = polar(req)
+    run = np.arange(req.npairs)[None, :] >= skip[:, None]
     return int(k[run].min()) if run.any() else 0
 
 

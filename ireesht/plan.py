@@ -383,14 +383,14 @@ class Plan(Request):
         """The table arguments of ``vsynth`` (vector plans; () otherwise), in order."""
         if self.transform != "vector":
             return ()
-        return self.synth_tables + ("vsynth_mix", "vrows", "vpole")
+        return self.synth_tables + ("vsynth_mix",)
 
     @property
     def vanalys_tables(self) -> tuple[str, ...]:
         """The table arguments of ``vanalys`` (vector plans; () otherwise), in order."""
         if self.transform != "vector":
             return ()
-        return self.analys_tables + ("vanalys_mix", "vrows")
+        return self.analys_tables + ("vanalys_mix",)
 
     @property
     def theta_groups(self) -> int:

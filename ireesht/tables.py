@@ -14,10 +14,11 @@ from ireesht.numerics import fourier, ishioka, legendre, normalization, resample
 # The format of the tables: bump it when a table's content or layout changes for the same
 # plan. Modules carry it in their plan's fingerprint (``Plan.fingerprint``), so a module
 # compiled for other tables is refused when it loads, and cache entries miss.
-TABLES_VERSION = 8  # 2: the C / WGSL twiddle layout (mixed radix); 3: table theta;
+TABLES_VERSION = 9  # 2: the C / WGSL twiddle layout (mixed radix); 3: table theta;
 # 4: theta folded by the equatorial symmetry; 5, 6: the low-rank theta step (float32); 7: the
 # MLIR family's float64 recurrence reads seed64 and wtab64 (was seedtab and wtab); 8: float64
-# plans read seedtab, wtab and twiddle for those (Plan.stage_tables)
+# plans read seedtab, wtab and twiddle for those (Plan.stage_tables); 9: vector plans' seeds
+# carry 1 / sin(theta) and the pole rows their limits (vrows and vpole gone, vanalys_mix 4 wide)
 # MLIR element type of each plan dtype
 FLOAT_TYPES = {"float32": "f32", "float64": "f64"}
 
@@ -56,9 +57,7 @@ def table_shapes(plan) -> dict[str, tuple[str, str]]:
         shapes.update(theta_u=(f"{plan.nlat}x{r2}", ft), theta_v=(f"{r2}x{plan.nlat}", ft),
                       theta_d=(f"{plan.nlat}", ft))
     if plan.transform == "vector":
-        L = plan.band_lmax
-        shapes.update(vsynth_mix=(f"{plan.nlm}x4", ft), vanalys_mix=(f"{plan.band_nlm}x6", ft),
-                      vrows=(f"{plan.nlat}", ft), vpole=(f"{max(L, 1)}x2", ft))
+        shapes.update(vsynth_mix=(f"{plan.nlm}x4", ft), vanalys_mix=(f"{plan.band_nlm}x4", ft))
     steps = segment_steps(plan)
     if steps:
         rows = ishioka.segment_rows(plan.lmax, plan.mmax, steps)[1]
@@ -99,10 +98,9 @@ def device_tables(plan) -> dict[str, np.ndarray]:
     xtab[:, 2], xtab[:, 3] = legendre.split(1.0 - g.cost[:p], dt)
     out["xtab"] = xtab
     if "seedtab" in want:
-        out["seedtab"] = legendre.seed_table(plan.mmax, g.sint[:p], dt).reshape(plan.mc * p, 2)
+        out["seedtab"] = geometry.seeds(plan, dt).reshape(plan.mc * p, 2)
     # exact in float32: < 2^24
-    out["polar"] = legendre.polar_rows(plan.lmax, plan.mmax, g.cost[:p], g.sint[:p],
-                                       dt).astype(dt)
+    out["polar"] = geometry.polar(plan).astype(dt)
     if "coef" in want:
         coef, stab = legendre.recurrence_tables(plan.lmax, plan.mmax)
         out["coef"], out["stab"] = coef.astype(dt), stab.astype(dt)
@@ -119,8 +117,7 @@ def device_tables(plan) -> dict[str, np.ndarray]:
     if "node64" in want:
         out["node64"] = np.stack([g.cost[:p], weights], -1)
     if "seed64" in want:
-        out["seed64"] = legendre.seed_table(plan.mmax, g.sint[:p], np.float64).reshape(
-            plan.mc * p, 2)
+        out["seed64"] = geometry.seeds(plan, np.float64).reshape(plan.mc * p, 2)
     if "twiddle64" in want:
         out["twiddle64"] = fourier.twiddle(plan.nphi, np.float64, plan.kernels)
     if "restart" in want:
@@ -168,18 +165,11 @@ def nyquist_tables(plan) -> dict[str, np.ndarray]:
 def vector_tables(plan) -> dict[str, np.ndarray]:
     """The tables of a vector plan's mixing along l (``numerics.vector``, docs/design.md
     "Vector transforms"), in the plan's dtype: ``vsynth_mix (nlm, 4)`` (packing at the
-    kernels' lmax = L + 1), ``vanalys_mix (band_nlm, 6)`` (at L), ``vrows (nlat,)``
-    1 / sin(theta) (0 on a pole row) and ``vpole (max(L, 1), 2)`` (``vector.pole_factors``)."""
+    kernels' lmax = L + 1) and ``vanalys_mix (band_nlm, 4)`` (at L). The rows' ``1 /
+    sin(theta)`` is in the seeds (``geometry.seeds``)."""
     dt = np.dtype(plan.dtype).type
-    g = plan.make_grid()
-    L = plan.band_lmax
-    poles = g.sint == 0
-    w_pole = g.weights[poles][0] * 2 * np.pi / plan.nphi if poles.any() else 0.0
-    rows = np.divide(1.0, g.sint, out=np.zeros(plan.nlat), where=~poles)
-    pole = vector.pole_factors(L) if L else np.zeros((1, 2))
-    return {"vsynth_mix": vector.synth_mix(L, plan.mmax).astype(dt),
-            "vanalys_mix": vector.analys_mix(L, plan.mmax, w_pole).astype(dt),
-            "vrows": rows.astype(dt), "vpole": pole.astype(dt)}
+    return {"vsynth_mix": vector.synth_mix(plan.band_lmax, plan.mmax).astype(dt),
+            "vanalys_mix": vector.analys_mix(plan.band_lmax, plan.mmax).astype(dt)}
 
 def restart_tables(plan, tables: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """The tables of the analysis in segments, from the plan's ``xtab``, ``seed64`` and

@@ -148,7 +148,7 @@ def _df_times(hi: np.ndarray, lo: np.ndarray, b) -> tuple[np.ndarray, np.ndarray
     return h, e - (h - p)
 
 
-def seed_table(mmax: int, sint: np.ndarray, dtype: type) -> np.ndarray:
+def seed_table(mmax: int, sint: np.ndarray, dtype: type, over_sin: bool = False) -> np.ndarray:
     """The seeds ``P_mm = c_m sin^m theta`` of every order m and latitude, as the kernels
     start from them.
 
@@ -164,6 +164,10 @@ def seed_table(mmax: int, sint: np.ndarray, dtype: type) -> np.ndarray:
     mmax : int
     sint : (npts,) float64, sin(theta) in [0, 1]
     dtype : np.float32 or np.float64
+    over_sin : bool
+        the seeds of ``P_mm / sin(theta)`` (vector plans, ``geometry.seeds``): the kernels then
+        make ``P_lm / sin(theta)``. At a pole these are the limits of the vector fields'
+        parts there: ``c_1`` for m = 1, 0 for the others (``numerics.vector``)
 
     Returns
     -------
@@ -176,12 +180,18 @@ def seed_table(mmax: int, sint: np.ndarray, dtype: type) -> np.ndarray:
     hi = np.ones_like(s)  # sin^m = (hi + lo) 2^ex
     lo = np.zeros_like(s)
     ex = np.zeros(s.size, dtype=np.int64)
+    pole = s == 0
+    inv = np.divide(1.0, s, out=np.zeros(s.size), where=~pole)
     for m in range(mmax + 1):
         if m > 0:
             hi, lo = _df_times(hi, lo, s)
             fr, de = np.frexp(hi)
             hi, lo, ex = fr, np.ldexp(lo, -de), ex + de
         vh, vl = _df_times(hi, lo, c[m])
+        if over_sin:  # exact at the pole (sin^(m-1) there); rounded once elsewhere
+            vh, vl = _df_times(vh, vl, inv)
+            if m == 1:
+                vh, vl = np.where(pole, c[1], vh), np.where(pole, 0.0, vl)
         fr, de = np.frexp(vh)
         E = ex + de
         k = np.floor_divide(E + threshold_bits, scale_bits)
@@ -264,7 +274,8 @@ def scaled_legendre(
     return out
 
 
-def polar_rows(lmax: int, mmax: int, cost: np.ndarray, sint: np.ndarray, dtype: type) -> np.ndarray:
+def polar_rows(lmax: int, mmax: int, cost: np.ndarray, sint: np.ndarray, dtype: type,
+               over_sin: bool = False) -> np.ndarray:
     """For each order m, how many of the latitude pairs next to the pole contribute nothing.
 
     Pair p (``cost[p]``, ``sint[p]``, ordered from the pole to the equator) contributes
@@ -275,6 +286,9 @@ def polar_rows(lmax: int, mmax: int, cost: np.ndarray, sint: np.ndarray, dtype: 
     largest is ``P_lmax,m``; it comes from the recurrence in m at l = lmax, downwards from
     ``P_lmax,lmax = c_lmax sin^lmax``, which is stable there (the values grow).
 
+    ``over_sin``: for the seeds of ``seed_table(..., over_sin=True)``, ``P_lm / sin(theta)``
+    (a pole pair is live for m = 1 alone).
+
     Returns
     -------
     (mmax+1,) int64: for each m, the number of leading pairs to skip.
@@ -284,10 +298,12 @@ def polar_rows(lmax: int, mmax: int, cost: np.ndarray, sint: np.ndarray, dtype: 
     drop = threshold_bits - scale_bits - 8
     cost = np.asarray(cost, dtype=np.float64)
     sint = np.asarray(sint, dtype=np.float64)
-    # a pole row (sin = 0) has P_lm = 0 for m > 0; the recurrence runs on the others
+    # a pole row (sin = 0) has P_lm = 0 for m > 0 (P_lm / sin: for m != 1); the recurrence
+    # runs on the others
     pole = sint <= 0
     cost, sint = cost[~pole], sint[~pole]
     ls = np.log2(sint)
+    gain = -ls if over_sin else 0.0
     cot = cost / sint
     # P_L^m = mant * 2^e, carried from m = L down, with P_L^(m+1) in the same scale
     e = np.log2(abs(seed_constants(L)[L])) + L * ls
@@ -299,8 +315,8 @@ def polar_rows(lmax: int, mmax: int, cost: np.ndarray, sint: np.ndarray, dtype: 
     evanescent_l = np.sqrt(L * (L + 1.0)) * sint
     for m in range(L, -1, -1):
         if m <= mmax:
-            log2p = big + np.log2(np.maximum(np.abs(hi), np.finfo(np.float64).tiny))
-            dead = np.full(pole.size, m > 0)
+            log2p = big + np.log2(np.maximum(np.abs(hi), np.finfo(np.float64).tiny)) + gain
+            dead = np.full(pole.size, m != 1 if over_sin else m > 0)
             dead[~pole] = (log2p < drop) & (evanescent_l < m)
             out[m] = np.argmin(dead) if not dead.all() else dead.size
         if m == 0:

@@ -22,7 +22,13 @@ ducc0's spin-1 transforms use the same fields: its ``(grad, curl)`` coefficients
 The transforms (device side) use ``sin(theta) d/dtheta Y_lm = l e_{l+1,m} Y_{l+1,m} -
 (l+1) e_{lm} Y_{l-1,m}``, ``e_lm = sqrt((l^2 - m^2) / (4 l^2 - 1))``: ``sin(theta) u`` is a
 scalar field of band limit lmax + 1 whose coefficients mix S and T along l
-(``synth_mix``), and the analysis is its transpose (``analys_mix``).
+(``synth_mix``), and the analysis is its transpose (``analys_mix``). The division by
+``sin(theta)`` is in the Legendre seeds (``legendre.seed_table(..., over_sin=True)``). At a
+pole it has a finite limit: there the m = 0 parts of ``u_theta``, ``u_phi`` vanish (they are
+``-sin(theta) dP_l0/dx`` terms), orders m >= 2 carry ``sin^(m-1)`` and vanish, and order 1's
+``P_l1 / sin(theta)`` tends to a polynomial's value, so the seeds there are ``c_1`` for m = 1
+and 0 otherwise, and the pole rows need no terms of their own, in synthesis (their values) or
+analysis (the quadrature's node there).
 """
 
 from __future__ import annotations
@@ -30,10 +36,10 @@ from __future__ import annotations
 import numpy as np
 
 from ireesht.numerics.layout import lm_indices, nlm
-from ireesht.validate import check_array, check_int
+from ireesht.validate import check_array
 
 __all__ = ["divergence", "vorticity", "from_divergence_vorticity", "gradient",
-           "pole_factors", "synth_mix", "analys_mix"]
+           "synth_mix", "analys_mix"]
 
 
 def _eps(l: np.ndarray, m: np.ndarray) -> np.ndarray:
@@ -95,17 +101,6 @@ def gradient(qlm) -> np.ndarray:
     return np.stack([q, np.zeros_like(q)], axis=-2).astype(np.result_type(q, 1j))
 
 
-def pole_factors(lmax: int) -> np.ndarray:
-    """``(lmax, 2)``: for l = 1..lmax, ``d_l = lim P_l1(cos theta) / sin theta`` at the north
-    pole, ``-sqrt((2l+1) l (l+1) / (4 pi)) / 2`` (Condon-Shortley phase), and ``(-1)^l d_l``,
-    the limit of ``dP_l1/dtheta`` at the south pole. Only order 1 reaches a pole:
-    ``u_theta(north) = 2 Re[sum_l d_l (S_l1 - i T_l1) e^{i phi}]``, and so on."""
-    lmax = check_int("lmax", lmax, minimum=0)
-    l = np.arange(1, lmax + 1, dtype=np.float64)
-    d = -0.5 * np.sqrt((2 * l + 1) * l * (l + 1) / (4 * np.pi))
-    return np.stack([d, (-1.0) ** l * d], axis=-1)
-
-
 def synth_mix(lmax: int, mmax: int) -> np.ndarray:
     """``(nlm(lmax + 1, mmax), 4)`` float64, row k' = (l', m) of the packing at lmax + 1:
     ``(a, b, mm, m)`` with ``sin(theta) u_theta`` of coefficients ``a S_{l'-1} + b S_{l'+1}
@@ -119,27 +114,17 @@ def synth_mix(lmax: int, mmax: int) -> np.ndarray:
     return np.stack([a, b, mm, m.astype(np.float64)], axis=-1)
 
 
-def analys_mix(lmax: int, mmax: int, pole_weight: float = 0.0) -> np.ndarray:
-    """``(nlm(lmax, mmax), 6)`` float64, row k = (l, m) of the packing at lmax: ``(cp, cm,
-    cmm, m, pn, ps)`` with, from the scalar analyses ``A_theta``, ``A_phi`` of ``u /
-    sin(theta)`` at lmax + 1 (where (l, m) sits at k + m),
+def analys_mix(lmax: int, mmax: int) -> np.ndarray:
+    """``(nlm(lmax, mmax), 4)`` float64, row k = (l, m) of the packing at lmax: ``(cp, cm,
+    cmm, m)`` with, from the scalar analyses ``A_theta``, ``A_phi`` of ``u / sin(theta)`` at
+    lmax + 1 (where (l, m) sits at k + m),
     ``S = cp A_theta[l+1] + cm A_theta[l-1] - i cmm A_phi[l]`` and
     ``T = cp A_phi[l+1] + cm A_phi[l-1] + i cmm A_theta[l]``: ``cp = l e_{l+1,m} / (l(l+1))``,
-    ``cm = -(l+1) e_lm / (l(l+1))``, ``cmm = m / (l(l+1))`` (all 0 at l = 0). ``pn``, ``ps``:
-    order 1's pole rows, ``pole_weight d_l / (l(l+1))`` and ``pole_weight (-1)^l d_l /
-    (l(l+1))`` (``pole_factors``; ``pole_weight`` the quadrature weight of a pole row times
-    2 pi / nphi, 0 on grids without poles)."""
+    ``cm = -(l+1) e_lm / (l(l+1))``, ``cmm = m / (l(l+1))`` (all 0 at l = 0)."""
     l, m = lm_indices(lmax, mmax)
     ll1 = (l * (l + 1)).astype(np.float64)
     inv = np.divide(1.0, ll1, out=np.zeros_like(ll1), where=ll1 > 0)
     cp = l * _eps(l + 1, m) * inv
     cm = -(l + 1) * _eps(l, m) * inv
     cmm = m * inv
-    pn = np.zeros_like(inv)
-    ps = np.zeros_like(inv)
-    if mmax >= 1 and lmax >= 1:
-        one = (m == 1)
-        d = pole_factors(lmax)
-        pn[one] = pole_weight * d[:, 0] * inv[one]
-        ps[one] = pole_weight * d[:, 1] * inv[one]
-    return np.stack([cp, cm, cmm, m.astype(np.float64), pn, ps], axis=-1)
+    return np.stack([cp, cm, cmm, m.astype(np.float64)], axis=-1)

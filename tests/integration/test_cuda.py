@@ -24,6 +24,12 @@ from ireesht.numerics.reference import random_coefficients, rel_l2
 # name -> ireesht.build arguments (target cuda)
 PLANS = {"l31_f64": dict(lmax=31, mmax=31, nlat=32, nphi=64, dtype="float64"),
          "l47_f32": dict(lmax=47, mmax=40, nlat=60, nphi=96, grid="equiangular")}
+# vector plans (pole rows on the equiangular grid): tests/checks.py's check_vector_plan
+VECTOR_PLANS = {"l20_vec_f64": dict(lmax=20, nlat=41, nphi=42, grid="equiangular",
+                                    dtype="float64", transform="vector"),
+                "l33_vec_f32": dict(lmax=33, mmax=30, nlat=34, nphi=68, transform="vector"),
+                "l24_vec_f32_poles": dict(lmax=24, nlat=49, nphi=50, grid="equiangular",
+                                          transform="vector")}
 # the float32 transforms' error against the float64 reference (test_cuda's measurements:
 # about 1e-6 at these sizes); float64 at rounding
 TOL = {"float32": 2e-5, "float64": 1e-12}
@@ -41,17 +47,29 @@ def _cuda_available() -> bool:
 pytestmark = pytest.mark.skipif(not _cuda_available(), reason="no CUDA device")
 
 
-@pytest.fixture(scope="module", params=list(PLANS))
-def mod(request):
-    kw = PLANS[request.param]
+def _module(name: str, kw: dict):
     try:
         import iree.compiler  # noqa: F401
     except ImportError:
         root = os.environ.get("IREESHT_TEST_ARTIFACTS")
         if not root:
             pytest.skip("no compiler and no $IREESHT_TEST_ARTIFACTS")
-        return ireesht.load(Path(root) / request.param, target="cuda")
+        return ireesht.load(Path(root) / name, target="cuda")
     return ireesht.compile(target="cuda", **kw)
+
+
+@pytest.fixture(scope="module", params=list(PLANS))
+def mod(request):
+    return _module(request.param, PLANS[request.param])
+
+
+@pytest.mark.parametrize("name", list(VECTOR_PLANS))
+def test_vector_transforms_match_reference(name, rng):
+    """CUDA's own configuration of the mixing along l (codegen.vector.MIX_CONFIG) and the
+    pole rows, against the float64 reference, batches of 3 (the flat index's remainders)."""
+    from checks import check_vector_plan
+
+    check_vector_plan(_module(name, VECTOR_PLANS[name]), rng, batch=(3,))
 
 
 def _refuse_host(monkeypatch):
@@ -190,6 +208,6 @@ def test_jax_gpu_arrays_without_copies(mod, rng, monkeypatch):
 
 if __name__ == "__main__":  # make the modules for a GPU machine without the compiler
     out = Path(sys.argv[1])
-    for name, kw in PLANS.items():
+    for name, kw in {**PLANS, **VECTOR_PLANS}.items():
         ireesht.build(out=out / name, targets=("cuda",), **kw)
         print("built", out / name)

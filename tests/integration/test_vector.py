@@ -8,17 +8,10 @@ import numpy as np
 import pytest
 
 import ireesht
+from checks import check_vector_plan, random_fields
 from ireesht.numerics import vector_reference
-from ireesht.numerics.reference import random_coefficients, rel_l2
+from ireesht.numerics.reference import rel_l2
 
-# Relative L2 bounds against the float64 reference: (each transform, roundtrip).
-# float64: measured 1e-15 to 2e-15 (CPU, Vulkan MLIR) at lmax 16-40; 1e-12 as for scalars.
-# float32: the scalar kernels' float32 error (BOUNDS in tests/checks.py: 2e-6) times the
-# 1/sin(theta) of the rows: the synthesis divides sin(theta) u, whose absolute error is the
-# scalar one, by sin(theta), so the relative L2 grows by about sqrt(mean 1/sin^2) ~
-# sqrt(nlat / 3) on equiangular grids (poles excluded), ~4 at these sizes. Measured: 2.4e-7
-# to 4.2e-7 at lmax 16-64 (scalar transforms there: 1e-7 to 2e-7).
-BOUNDS = {"float32": (8e-6, 1e-5), "float64": (1e-12, 1e-12)}
 
 # (lmax, mmax, nlat, nphi, grid): the fewest Gauss rings (nlat = lmax + 1 is exact for
 # vectors too), mmax < lmax with a direct-DFT nphi, equiangular with both poles.
@@ -27,34 +20,6 @@ SHAPES = [
     (17, 11, 20, 30, "gauss"),
     (12, 12, 25, 48, "equiangular"),
 ]
-
-
-def _st(rng, lmax, mmax, batch):
-    st = np.stack([random_coefficients(rng, lmax, mmax, batch) for _ in range(2)], axis=-2)
-    st[..., 0] = 0.0
-    return st
-
-
-def check_vector_plan(mod, rng, batch=(2,)):
-    """vsynth against the reference; vanalys of the reference field; the roundtrip; and
-    vanalys of a field that is not band-limited against the reference's quadrature (the
-    composed kernels compute the same sums pointwise)."""
-    p = mod.plan
-    lmax, mmax, g = p.band_lmax, p.mmax, p.make_grid()
-    tol, tol_rt = BOUNDS[p.dtype]
-    real = np.dtype(p.dtype)
-    st = _st(rng, lmax, mmax, batch)
-    u = mod.vsynth(st)
-    assert u.shape == batch + (2, p.nlat, p.nphi) and u.dtype == real
-    u_ref = vector_reference.vsynth(st, lmax, mmax, g)
-    assert rel_l2(u, u_ref) <= tol, f"vsynth error {rel_l2(u, u_ref):.2e}"
-    st2 = mod.vanalys(u_ref)
-    assert st2.shape == st.shape and st2.dtype == np.result_type(real, np.complex64)
-    assert rel_l2(st2, st) <= tol, f"vanalys error {rel_l2(st2, st):.2e}"
-    assert rel_l2(mod.vanalys(u), st) <= tol_rt
-    noise = rng.standard_normal(batch + (2, p.nlat, p.nphi))
-    want = vector_reference.vanalys(noise, lmax, mmax, g, exact=False)
-    assert rel_l2(mod.vanalys(noise), want) <= tol
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +48,7 @@ def test_vulkan_vector_transforms_match_reference(rng, vulkan, kernels, dtype, g
 
 def test_vector_transforms_take_any_batch_shape(cpu64, rng):
     p = cpu64.plan
-    st = _st(rng, p.band_lmax, p.mmax, (2, 3))
+    st = random_fields(rng, p.band_lmax, p.mmax, (2, 3))
     u = cpu64.vsynth(st)
     assert u.shape == (2, 3, 2, p.nlat, p.nphi)
     assert rel_l2(u[1, 2], cpu64.vsynth(st[1, 2])) <= 1e-15
@@ -94,7 +59,7 @@ def test_vector_transforms_take_any_batch_shape(cpu64, rng):
 def test_vector_device_arrays_out_and_enqueued_calls(cpu64, rng):
     p = cpu64.plan
     lmax, g = p.band_lmax, p.make_grid()
-    st1, st2 = (_st(rng, lmax, p.mmax, (3,)) for _ in range(2))
+    st1, st2 = (random_fields(rng, lmax, p.mmax, (3,)) for _ in range(2))
     st1_dev, st2_dev = (cpu64.upload(s.view(np.float64).reshape(3, 2, p.band_nlm, 2))
                         for s in (st1, st2))
     u_dev = cpu64.empty((3, 2, p.nlat, p.nphi))
@@ -117,7 +82,7 @@ def test_vector_device_arrays_out_and_enqueued_calls(cpu64, rng):
 def test_vector_transforms_take_torch_tensors(cpu64, rng):
     torch = pytest.importorskip("torch")
     p = cpu64.plan
-    st = _st(rng, p.band_lmax, p.mmax, (2,))
+    st = random_fields(rng, p.band_lmax, p.mmax, (2,))
     u = cpu64.vsynth(torch.from_numpy(st))
     assert isinstance(u, torch.Tensor) and tuple(u.shape) == (2, 2, p.nlat, p.nphi)
     want = vector_reference.vsynth(st, p.band_lmax, p.mmax, p.make_grid())
@@ -129,7 +94,7 @@ def test_vector_transforms_take_torch_tensors(cpu64, rng):
 def test_vector_module_saves_and_loads(cpu64, rng, tmp_path):
     mod = ireesht.load(cpu64.save(tmp_path / "vec"))
     assert mod.plan == cpu64.plan and mod.info["transform"] == "vector"
-    st = _st(rng, mod.plan.band_lmax, mod.plan.mmax, ())
+    st = random_fields(rng, mod.plan.band_lmax, mod.plan.mmax, ())
     assert rel_l2(mod.vsynth(st), cpu64.vsynth(st)) == 0.0
 
 

@@ -189,7 +189,7 @@ def test_past_nlat_minus_1_warns_and_least_squares_solves(rng):
 
 
 def test_vector_transforms_without_poles(rng):
-    """vrows = 1 / sin(theta) on every ring, no pole row: the quadrature's limit (nlat - 1) // 2."""
+    """1 / sin(theta) (in the seeds) on every ring, no pole row: the quadrature's limit (nlat - 1) // 2."""
     mod = ireesht.compile(10, 10, 21, 22, "fejer", target="cpu", dtype="float64",
                           transform="vector")
     p = mod.plan

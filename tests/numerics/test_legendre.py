@@ -93,6 +93,34 @@ def test_seed_table_holds_the_seeds_to_the_dtypes_rounding(dtype):
                                   np.broadcast_to(np.sign(c)[:, None], y[:, live].shape))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_seeds_over_sin_are_the_seeds_divided_by_sin(dtype):
+    """Vector plans' seeds (``over_sin``): ``c_m sin^(m-1)``, in the counter's range; at a pole
+    the limits of the vector fields' parts, ``c_1`` for m = 1 and 0 for the others; and
+    ``polar_rows`` keeps the pole pair for m = 1 alone."""
+    t, bits = legendre.RESCALE_BITS[np.dtype(dtype).name]
+    rng = np.random.default_rng()
+    s = np.concatenate(([0.0], rng.uniform(1e-3, 1.0, 7)))
+    plain = legendre.seed_table(200, s, np.float64)
+    tab = legendre.seed_table(200, s, dtype, over_sin=True)
+
+    def value(x, n):
+        return x[..., 0].astype(np.float64) * 2.0 ** (n * x[..., 1].astype(np.float64))
+    np.testing.assert_allclose(value(tab, bits)[:, 1:],
+                               value(plain, legendre.RESCALE_BITS["float64"][1])[:, 1:] / s[1:],
+                               rtol=2 * np.finfo(dtype).eps)
+    live = tab[..., 0] != 0
+    assert np.all(np.abs(tab[..., 0][live]) < 2.0 ** (bits - t))
+    assert np.all(np.abs(tab[..., 0][live]) >= 2.0 ** (-t - 1))
+    pole = value(tab, bits)[:, 0]
+    assert pole[1] == np.float64(dtype(legendre.seed_constants(1)[1]))
+    np.testing.assert_array_equal(np.delete(pole, 1), 0.0)
+    cost = np.sqrt(1.0 - s * s)
+    skip = legendre.polar_rows(200, 200, cost, s, dtype, over_sin=True)
+    assert skip[1] == 0 and np.all(np.delete(skip, 1) >= 1)
+    assert np.all(skip <= legendre.polar_rows(200, 200, cost, s, dtype) + 1)
+
+
 @pytest.mark.parametrize("m", [0, 1500, 4000])
 def test_rescaled_recurrence_at_lmax_16383_matches_reference(m):
     # float64 evaluation of the kernels' scheme: equal to the reference wherever the

@@ -133,18 +133,6 @@ def test_helpers_refuse_wrong_shapes():
         vector.from_divergence_vorticity(np.zeros(10), np.zeros(9), 3)
 
 
-def test_pole_factors_are_the_limits_of_p_l1(rng):
-    lmax = 30
-    eps = 1e-7
-    x = np.array([np.cos(eps), -np.cos(eps)])
-    s = np.array([np.sin(eps), np.sin(eps)])
-    p = reference.legendre_values(lmax, 1, x, s)  # rows l = 1..lmax
-    d = vector.pole_factors(lmax)
-    # north: P_l1 / sin; south: dP_l1/dtheta = -(P_l1 / sin) there, (-1)^l d_l
-    assert np.allclose(p[:, 0] / s[0], d[:, 0], rtol=1e-9)
-    assert np.allclose(-p[:, 1] / s[1], d[:, 1], rtol=1e-9)
-
-
 def test_gradient_helper_is_the_spheroidal_pair(rng):
     q = random_coefficients(rng, 6, 4, (3,))
     st = vector.gradient(q)
