@@ -57,8 +57,8 @@ LANES64_SEGMENT_PAIRS = 384
 
 
 def seeds(req, dtype: type) -> np.ndarray:
-    """The plan's seed table ``(mmax + 1, npairs, 2)`` in ``dtype`` (``legendre.seed_table``):
-    vector plans' carry 1 / sin(theta) (``numerics.vector``)."""
+    """The plan's seed table ``(mmax + 1, npairs, 2)`` in ``dtype`` (``legendre.seed_table``);
+    a vector plan's carry 1 / sin(theta) (``numerics.vector``)."""
     g = req.make_grid()
     return legendre.seed_table(req.mmax, g.sint[:req.npairs], dtype,
                                over_sin=req.transform == "vector")
