@@ -4,7 +4,7 @@
 // lmax = L + 1 on 2B fields (component c of field b at 2b + c) and wrap them in linalg ops
 // that IREE compiles for the target (docs/design.md, "Vector transforms"; the maths in
 // ireesht/numerics/vector.py). ${mix_config} is the mixes' GPU configuration on targets
-// that set one (codegen.vector.MIX_CONFIG), else empty.
+// that set one (codegen.pipeline.FLAT_CONFIG), else empty.
 
 // stage: functions
   // st [B][2][VNLM] (S, T) -> sin(theta) u_theta, sin(theta) u_phi as scalar coefficients

@@ -65,7 +65,7 @@ def mod(request):
 
 @pytest.mark.parametrize("name", list(VECTOR_PLANS))
 def test_vector_transforms_match_reference(name, rng):
-    """CUDA's own configuration of the mixing along l (codegen.vector.MIX_CONFIG) and the
+    """CUDA's own configuration of the mixing along l (codegen.pipeline.FLAT_CONFIG) and the
     pole rows, against the float64 reference, batches of 3 (the flat index's remainders)."""
     from checks import check_vector_plan
 
