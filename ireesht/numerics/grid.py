@@ -40,6 +40,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
+from ireesht.numerics.fourier import fft_size
 from ireesht.validate import check_choice, check_int
 
 __all__ = [
@@ -580,7 +581,9 @@ def default_sizes(lmax: int, mmax: int, grid: str) -> tuple[int, int]:
       39.3 ms (16 fields); analysis 0.9 vs 2.3 ms, 15.0 vs 40.1 ms.
 
     ``nphi`` depends on ``lmax`` only, so one grid serves every ``mmax``; it
-    always exceeds ``2 mmax``.
+    always exceeds ``2 mmax``. It is rounded up to an FFT size (``fourier.fft_size``: half of
+    it ``2^a 3^b 5^c``), as SHTns's automatic grids are: lmax 720 gives 721 x 1458 on Gauss
+    grids, lmax 20 21 x 48; lmax 127, 255, 511, 1023 and 2047 keep ``2 (lmax + 1)``.
 
     Parameters
     ----------
@@ -592,4 +595,5 @@ def default_sizes(lmax: int, mmax: int, grid: str) -> tuple[int, int]:
     lmax = check_int("lmax", lmax, minimum=0)
     check_int("mmax", mmax, minimum=0, maximum=lmax)
     grid = check_choice("grid", grid, GRID_KINDS)
-    return _KINDS[grid].sizes(lmax)
+    nlat, nphi = _KINDS[grid].sizes(lmax)
+    return nlat, fft_size(nphi)

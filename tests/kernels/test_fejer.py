@@ -90,9 +90,10 @@ def test_limits_quadrature_theta_step_and_ducc0(nlat, rng):
 
 
 def test_default_sizes_are_the_fewest_exact_rings():
-    assert default_sizes(20, 20, "fejer") == (21, 42) and default_sizes(0, 0, "fejer") == (1, 2)
+    # nphi 42 rounded up to an FFT size (48 = 2 * 2^3 * 3)
+    assert default_sizes(20, 20, "fejer") == (21, 48) and default_sizes(0, 0, "fejer") == (1, 2)
     p = Plan.create(20, grid="fejer", target="cpu", dtype="float64")
-    assert (p.nlat, p.nphi, p.exact, p.theta_step) == (21, 42, True, True)
+    assert (p.nlat, p.nphi, p.exact, p.theta_step) == (21, 48, True, True)
     assert not Plan.create(10, nlat=21, grid="fejer", target="cpu").theta_step  # quadrature
 
 

@@ -17,7 +17,7 @@ from ireesht.numerics.grid import (
     make_grid,
     min_nlat,
 )
-from ireesht.numerics import resample
+from ireesht.numerics import fourier, resample
 
 
 def _monomial_errors(x, w, degrees):
@@ -190,6 +190,29 @@ def test_default_sizes_values():
     assert default_sizes(1023, 1023, "gauss") == (1024, 2048)
     assert default_sizes(360, 360, "equiangular") == (721, 1440)
     assert default_sizes(719, 719, "fejer") == (720, 1440)
+    # 2 (lmax + 1) = 1442 = 2 * 7 * 103 has no FFT: the next FFT size, 1458 = 2 * 3^6
+    assert default_sizes(720, 720, "gauss") == (721, 1458)
+
+
+def _largest_prime_factor(n: int) -> int:
+    f, big = 2, 1
+    while n > 1:
+        while n % f == 0:
+            n, big = n // f, f
+        f += 1
+    return big
+
+
+@pytest.mark.parametrize("kind", GRID_KINDS)
+def test_default_nphi_is_the_next_fft_size(kind):
+    """nphi / 2 has no prime factor above 5 (the MLIR family's FFT path, not its direct DFT)
+    and no smaller even length from the grid's own 2 (lmax + 1) or 4 lmax has."""
+    for lmax in range(0, 2048, 7):
+        nphi = default_sizes(lmax, lmax, kind)[1]
+        least = 4 * lmax if kind == "equiangular" and lmax else 2 * (lmax + 1)
+        assert nphi % 2 == 0 and _largest_prime_factor(nphi // 2) <= 5 and nphi >= least
+        assert all(_largest_prime_factor(n // 2) > 5 for n in range(least, nphi, 2))
+        assert fourier.fft_path(nphi) or not 4 <= nphi <= fourier.FFT_MAX
 
 
 def test_make_grid_is_cached_and_read_only():
