@@ -51,8 +51,8 @@ def _paths(dtype: str) -> list[tuple[str, str, dict]]:
                                                     "recurrence": "standard"}))
                 found.append((target.name, family, {"fields_per_thread": 4}))
             if family == "mlir" and target.name in ("cuda", "vulkan"):
-                # the recurrence auto does not take (Vulkan: ishioka on Gauss grids only;
-                # the one that is auto's plan on the grid is not run twice)
+                # the recurrence auto does not take (the one that is auto's plan on the
+                # grid is not run twice)
                 others = ("standard",) if target.name == "cuda" else ("standard", "ishioka")
                 found += [(target.name, family, {"recurrence": r}) for r in others]
             if family == "c" and dtype == "float32":  # the float32 kernels, not the default

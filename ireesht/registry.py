@@ -65,16 +65,17 @@ def _cuda_one_field(req) -> bool:
     return req.target == "cuda" and req.fields_per_thread == 1
 
 
-def _vulkan_gauss(req) -> bool:
-    # float32 plans of one field per thread on Gauss grids: measured faster on Vulkan with
-    # the float64 recurrence (lmax 127-2047); the 721 x 1440 equiangular grid was slower
-    return (req.target == "vulkan" and req.fields_per_thread == 1 and req.dtype == "float32"
-            and req.grid == "gauss")
+def _vulkan_one_field(req) -> bool:
+    # float32 plans of one field per thread: on Vulkan the float64 recurrence measured 0.72-1.04x
+    # the float32 scheme's time on Gauss grids (lmax 127-2047) and, since the kept
+    # intermediates, 0.85-0.89 / 0.61-0.68 on the 721 x 1440 equiangular grid (H100, two A/B
+    # pairs; smaller equiangular and Fejer grids, host-bound, within those calls' noise)
+    return req.target == "vulkan" and req.fields_per_thread == 1 and req.dtype == "float32"
 
 
 def _float64_one_field(req) -> bool:
     """Where ``recurrence="auto"`` takes the float64 recurrence and its Fourier stages."""
-    return _cuda_one_field(req) or _vulkan_gauss(req)
+    return _cuda_one_field(req) or _vulkan_one_field(req)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -214,12 +215,13 @@ VARIANTS: tuple[Variant, ...] = (
             needs=("float64", "subgroup_shuffle")),
     Variant("mlir", "leg_analys", "lanes64", "float64 lane sums",
             "CUDA grids of more than 384 pairs: 10% faster at lmax 1023, 20% at 2047 than the "
-            "float32 scheme, error 9.4e-7 -> 1.1e-7; Vulkan Gauss grids (4 pairs per thread): "
-            "0.72-1.04x the float32 scheme's time at lmax 127-2047, ducc0's error",
+            "float32 scheme, error 9.4e-7 -> 1.1e-7; Vulkan (4 pairs per thread): 0.72-1.04x "
+            "the float32 scheme's time on Gauss grids at lmax 127-2047, 0.61-0.68x on 721 x "
+            "1440, ducc0's error",
             _CUDA1 + "; " + _VULKAN64, "leg_analys_lanes64.mlir", "mlir.lanes64:analys_values",
             _ISHIOKA_TABLES + ("wtab64",), ("cuda", "vulkan"), ("float32",), "ishioka", _lanes64,
             prefer=lambda req: (_cuda_one_field(req) and req.npairs > geo.LANES64_SEGMENT_PAIRS
-                                or _vulkan_gauss(req)),
+                                or _vulkan_one_field(req)),
             auto=_float64_one_field, params=_LANES64, needs=("float64", "subgroup_shuffle")),
     Variant("mlir", "leg_analys", "ishioka", "transposed sums",
             "float64 recurrence where one workgroup holds an order's pairs (at most 384)",

@@ -109,13 +109,12 @@ VARIANT_CASES = {
                                  variants={"fft_synth": "fft", "fft_analys": "fft"}), 1)
        for name, kw in (("l255", dict(lmax=255)), ("l1023", dict(lmax=1023)),
                         ("weather", WEATHER))},
-    # Vulkan: the float32 scheme on Gauss grids, where auto takes the float64 recurrence, and
-    # the float64 recurrence on the weather grid, where auto does not
+    # Vulkan: the float32 scheme, where auto takes the float64 recurrence
     **{f"l{lmax}_b1_vk_standard": (dict(lmax=lmax, targets=("vulkan:mlir",),
                                         recurrence="standard"), 1)
        for lmax in (127, 511, 1023, 2047)},
-    "weather_b1_vk_ishioka": (dict(**WEATHER, targets=("vulkan:mlir",), recurrence="ishioka",
-                                   variants={"leg_analys": "lanes64"}), 1),
+    "weather_b1_vk_standard": (dict(**WEATHER, targets=("vulkan:mlir",),
+                                    recurrence="standard"), 1),
 }
 # the training step of ``train``: the layers' plan on the weather grid (torch-harmonics' lmax and
 # mmax counts 720: degrees 0..719), built for batches (B x C = 256 fields per transform)

@@ -291,16 +291,17 @@ def test_lanes64_analysis_on_lavapipe(vulkan, rng, lmax, kw, live_bits, segments
 def test_ishioka_analysis_serves_the_plans_one_workgroup_holds():
     # float32, one field per thread, every seed live, at most 384 pairs, and every pair of
     # an order in one workgroup (Vulkan: 128 threads, 32 KB; CUDA: 48 KB): else the float32
-    # scheme; on CUDA and on Vulkan Gauss grids only where the float64 lane sums (below) do
-    # not serve
+    # scheme; by auto only where the float64 lane sums (below) do not serve
     def runs(lmax, target="vulkan", **kw):
         plan = Plan.create(lmax, target=target, kernels="mlir",
                            recurrence=kw.pop("recurrence", "ishioka"), **kw)
         return plan.variant_names["leg_analys"] == "ishioka"
 
-    fejer = dict(grid="fejer")
-    assert runs(511, **fejer) and runs(255, nlat=511, **fejer) and not runs(600, **fejer)
-    assert not runs(511) and not runs(255, nlat=511)  # Gauss: the lane sums
+    fejer, forced = dict(grid="fejer"), dict(variants={"leg_analys": "ishioka"})
+    assert runs(511, **fejer, **forced) and runs(255, nlat=511, **fejer, **forced)
+    with pytest.raises(ValueError, match="cannot run"):
+        runs(600, **fejer, **forced)  # 601 pairs
+    assert not runs(511) and not runs(511, **fejer)  # Vulkan: the lane sums on every grid
     assert not runs(255, dtype="float64", **fejer) and not runs(255, recurrence="standard")
     assert runs(63, "cuda") and runs(100, "cuda", nlat=300)
     assert not runs(511, "cuda") and not runs(255, "cuda", nlat=513) and not runs(767, "cuda")
@@ -331,7 +332,8 @@ def test_lanes64_analysis_serves_cuda_grids_of_more_than_384_pairs_or_in_segment
     assert not runs(plan(1023, fields_per_thread=4))
     assert not runs(plan(1023, dtype="float64")) and not runs(plan(1023, recurrence="standard"))
     assert runs(plan(1023, "vulkan")) and runs(plan(127, "vulkan"))  # Gauss: auto's too
-    assert not runs(plan(1023, "vulkan", recurrence="ishioka", grid="fejer"))
+    assert runs(plan(1023, "vulkan", grid="fejer"))  # every Vulkan grid
+    assert runs(plan(720, "vulkan", mmax=719, nlat=721, nphi=1440, grid="equiangular"))
     assert shape(plan(1023)) == (64, 512, 64) and shape(plan(2047)) == (128, 1024, 32)
     assert shape(plan(600, nlat=2200)) == (128, 1024, 32)  # 1100 pairs: two chunks
     assert segment_steps(plan(1023)) == 0
