@@ -10,7 +10,7 @@ Conventions (orthonormal, Condon-Shortley phase, packed m-major coefficients, sp
 __version__ = "0.1.0"
 
 __all__ = ["ApproximationWarning", "ArtifactError", "CacheWarning", "DeviceError", "Module",
-           "Plan", "analys_lsq", "build", "check", "compile", "divergence",
+           "PerformanceWarning", "Plan", "analys_lsq", "build", "check", "compile", "divergence",
            "from_divergence_vorticity", "gradient", "lm_indices", "load", "nlm", "pack",
            "unpack", "vorticity", "__version__"]
 
@@ -23,6 +23,7 @@ _LAZY = {
     "CacheWarning": "ireesht.runtime.cache",
     "DeviceError": "ireesht.runtime.device",
     "Module": "ireesht.runtime.module",
+    "PerformanceWarning": "ireesht.runtime.module",
     "Plan": "ireesht.plan",
     "build": "ireesht.api",
     "check": "ireesht.comparison",

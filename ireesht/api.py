@@ -17,7 +17,8 @@ from ireesht.plan import Plan
 from ireesht.registry import TARGETS, VARIANTS
 from ireesht.runtime import artifacts, cache
 from ireesht.runtime import device as rtmod
-from ireesht.runtime.module import Module, _caller_level
+from ireesht.numerics import fourier
+from ireesht.runtime.module import Module, PerformanceWarning, _caller_level
 from ireesht.validate import check_choice
 
 
@@ -86,6 +87,7 @@ def compile(
     plan = Plan.create(lmax, mmax, nlat, nphi, grid, target, dtype, kernels, fields_per_thread,
                        recurrence=recurrence, variants=variants, norm=norm, csphase=csphase,
                        transform=transform)
+    _warn_direct_dft(plan)
     if device is not None:
         rtmod.open_device(target, device)  # a wrong device fails before compiling
     def fallback(**changes) -> Module | None:
@@ -201,6 +203,8 @@ def build(
                                variants=variants, cpu=cpu, norm=norm, csphase=csphase,
                                transform=transform)
             jobs.append(plan)
+    for plan in {p.kernels: p for p in jobs}.values():
+        _warn_direct_dft(plan)
     modules = []
     for i, plan in enumerate(jobs):
         if progress:
@@ -212,6 +216,20 @@ def build(
         modules.append((plan, vmfb, {**artifacts.requirements(plan),
                                      "compile_s": round(time.perf_counter() - t0, 2)}))
     return artifacts.write(out, modules, codegen.compiler_version())
+
+
+def _warn_direct_dft(plan: Plan) -> None:
+    """PerformanceWarning where the plan's kernels have no FFT for its rows (the default
+    grids never: ``grid.default_sizes``)."""
+    if not fourier.direct_dft(plan.nphi, plan.kernels):
+        return
+    better = fourier.fft_size(plan.nphi)
+    hint = (f"nphi={better}, the next FFT size, runs an FFT" if not fourier.direct_dft(
+        better, plan.kernels) else f"no row past {fourier.FFT_MAX} points has one yet")
+    warnings.warn(f"nphi={plan.nphi}: the {plan.kernels} kernels have no FFT for rows of "
+                  f"{plan.nphi} points and run a direct DFT, O(nphi mmax) per ring (lmax 720 on "
+                  f"721 x 1442: 9-34x the time of 721 x 1458 on an H100); {hint}",
+                  PerformanceWarning, stacklevel=_caller_level())
 
 
 def _recurrence_for(target: str, recurrence: str) -> str:

@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["RowFFT", "fft_mixed", "fft_passes", "fft_path", "fft_size", "row_fft", "stockham_twiddle",
+__all__ = ["RowFFT", "direct_dft", "fft_mixed", "fft_passes", "fft_path", "fft_size", "row_fft", "stockham_twiddle",
            "twiddle", "twiddle_rows"]
 
 FFT_MAX = 4096  # longest row of the FFT path (workgroup memory of the Fourier kernels)
@@ -76,6 +76,13 @@ def fft_size(nphi: int) -> int:
             p *= 3
         p5 *= 5
     return 2 * best
+
+
+def direct_dft(nphi: int, family: str) -> bool:
+    """Whether kernel family ``family``'s Fourier stages transform rows of ``nphi`` points by
+    a direct DFT, O(nphi mmax) per ring, rather than an FFT (``fft_path``; ``row_fft`` for
+    the C and WGSL families)."""
+    return not fft_path(nphi) if family == "mlir" else row_fft(nphi, family).n == 0
 
 
 def fft_mixed(nphi: int) -> bool:

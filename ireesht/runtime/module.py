@@ -25,6 +25,11 @@ class ApproximationWarning(UserWarning):
     the least-squares problem instead."""
 
 
+class PerformanceWarning(UserWarning):
+    """A plan takes a path far slower than its size needs: rows of ``nphi`` points that its
+    kernels transform by a direct DFT (``numerics.fourier.direct_dft``)."""
+
+
 class Module:
     """A compiled plan, loaded on a device with its tables resident there.
 

@@ -3,11 +3,15 @@ RuntimeError naming the drivers, for a missing device) before anything is dispat
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
 import ireesht
+from ireesht import api
 from ireesht.numerics.reference import random_coefficients
+from ireesht.plan import Plan
 
 
 @pytest.mark.parametrize(
@@ -165,3 +169,18 @@ def test_device_without_subgroup_arithmetic_falls_back(vulkan, monkeypatch, rng)
     assert mod.info["variants"]["leg_analys"] == "tree"
     q = random_coefficients(rng, 9, 9)
     assert np.linalg.norm(mod.analys(mod.synth(q)) - q) <= 2e-6 * np.linalg.norm(q)
+
+
+def test_rows_without_an_fft_warn_with_the_next_fft_size(tmp_path):
+    # nphi 28 (14 = 2 * 7): the MLIR family has no FFT for it and runs a direct DFT; the C
+    # family's Bluestein FFT serves it
+    with pytest.warns(ireesht.PerformanceWarning,
+                      match="nphi=28: the mlir kernels .* direct DFT.* nphi=30, the next FFT"):
+        ireesht.build(8, tmp_path / "dft", targets=("vulkan:mlir",), nphi=28)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ireesht.PerformanceWarning)
+        ireesht.build(8, tmp_path / "bluestein", targets=("cpu",), nphi=28,
+                      cpu_baselines=("x86-64-v3",))
+        api._warn_direct_dft(Plan.create(8, target="vulkan"))  # the default grid, 9 x 18
+    with pytest.warns(ireesht.PerformanceWarning, match="nphi=4100: .* no row past 4096"):
+        api._warn_direct_dft(Plan.create(8, nphi=4100, target="vulkan"))

@@ -215,6 +215,16 @@ def test_default_nphi_is_the_next_fft_size(kind):
         assert fourier.fft_path(nphi) or not 4 <= nphi <= fourier.FFT_MAX
 
 
+def test_direct_dft_is_where_a_family_has_no_fft():
+    # MLIR: even rows whose half is 2^a 3^b 5^c, up to 4096 points; C and WGSL: Bluestein
+    # for other factors while its FFT (2 n - 1 points at least) fits 2048 complex points
+    assert fourier.direct_dft(28, "mlir") and not fourier.direct_dft(30, "mlir")
+    assert not fourier.direct_dft(28, "c") and not fourier.direct_dft(28, "wgsl")
+    assert fourier.direct_dft(2 * 1031, "c") and not fourier.direct_dft(2 * 1021, "c")
+    assert all(fourier.direct_dft(4100, f) for f in ("mlir", "c", "wgsl"))
+    assert not fourier.direct_dft(4096, "mlir") and fourier.direct_dft(4097, "mlir")
+
+
 def test_make_grid_is_cached_and_read_only():
     g = make_grid("gauss", 33, 64)
     assert make_grid("gauss", 33, 64) is g
