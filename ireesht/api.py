@@ -13,11 +13,11 @@ from pathlib import Path
 
 from ireesht.codegen import module as codegen
 from ireesht.host import CPU_BASELINES
+from ireesht.numerics import fourier
 from ireesht.plan import Plan
 from ireesht.registry import TARGETS, VARIANTS
 from ireesht.runtime import artifacts, cache
 from ireesht.runtime import device as rtmod
-from ireesht.numerics import fourier
 from ireesht.runtime.module import Module, PerformanceWarning, _caller_level
 from ireesht.validate import check_choice
 

@@ -192,8 +192,8 @@ def main(argv: list[str] | None = None) -> int:
                         "batches)")
     b.add_argument("--recurrence", default="auto", choices=("auto", *RECURRENCES),
                    help="the Legendre recurrence on the GPU targets that run it (auto: ishioka "
-                        "on CUDA and Vulkan with one field per thread; with --fields-per-thread 4 on CUDA, "
-                        "standard in the synthesis and ishioka on tensor cores in the "
+                        "on CUDA and Vulkan with one field per thread; with --fields-per-thread "
+                        "4 on CUDA, standard in the synthesis and ishioka on tensor cores in the "
                         "analysis at lmax 511-1023; standard elsewhere; ishioka with "
                         "--fields-per-thread 4 on CUDA: both Legendre stages on tensor cores "
                         "(the synthesis in whole groups of 16 fields, the rest after them), "

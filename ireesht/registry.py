@@ -68,8 +68,8 @@ def _cuda_one_field(req) -> bool:
 def _vulkan_one_field(req) -> bool:
     # float32 plans of one field per thread: on Vulkan the float64 recurrence measured 0.72-1.04x
     # the float32 scheme's time on Gauss grids (lmax 127-2047) and, since the kept
-    # intermediates, 0.85-0.89 / 0.61-0.68 on the 721 x 1440 equiangular grid (H100, two A/B
-    # pairs; smaller equiangular and Fejer grids, host-bound, within those calls' noise)
+    # intermediates, 0.85-0.89 / 0.61-0.69 on the 721 x 1440 equiangular grid, 0.92-1.04 (one
+    # pair 1.11) / 0.72-0.97 on smaller equiangular and Fejer grids (H100; BENCHMARKS.md)
     return req.target == "vulkan" and req.fields_per_thread == 1 and req.dtype == "float32"
 
 

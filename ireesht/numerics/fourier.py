@@ -30,8 +30,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["RowFFT", "direct_dft", "fft_mixed", "fft_passes", "fft_path", "fft_size", "row_fft", "stockham_twiddle",
-           "twiddle", "twiddle_rows"]
+__all__ = ["RowFFT", "direct_dft", "fft_mixed", "fft_passes", "fft_path", "fft_size", "row_fft",
+           "stockham_twiddle", "twiddle", "twiddle_rows"]
 
 FFT_MAX = 4096  # longest row of the FFT path (workgroup memory of the Fourier kernels)
 # Longest Stockham FFT of the C and WGSL kernels, complex points: their buffers (the WGSL
@@ -62,8 +62,8 @@ def fft_size(nphi: int) -> int:
     """The smallest even row length ``>= nphi`` whose half is ``2^a 3^b 5^c`` (``nphi`` itself
     when it is one): every family's Fourier stages transform such rows by FFT, the MLIR family
     up to ``FFT_MAX`` points. Off that path the MLIR family runs a direct DFT: on an H100,
-    lmax 720 on the 721 x 1442 Gauss grid took 2.5 ms per Vulkan synthesis against 0.16 ms
-    on 721 x 1440 (``default_sizes`` rounds its ``nphi`` up with this)."""
+    lmax 720 on the 721 x 1442 Gauss grid took 1.76 ms per CUDA synthesis against 0.052 ms
+    on 721 x 1458 (``default_sizes`` rounds its ``nphi`` up with this)."""
     half, best = max(1, -(-nphi // 2)), None
     p5 = 1
     while p5 < 2 * half:  # each 3^b 5^c below 2 half, doubled up to half
