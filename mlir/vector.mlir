@@ -3,7 +3,7 @@
 // family gets them, since they call the scalar @synth_impl / @analys_impl at the kernels'
 // lmax = L + 1 on 2B fields (component c of field b at 2b + c) and wrap them in linalg ops
 // that IREE compiles for the target (docs/design.md, "Vector transforms"; the maths in
-// ireesht/numerics/vector.py). ${mix_config} is the mixes' GPU configuration on targets
+// ireesht/numerics/vector.py). ${flat_config} is the mixes' GPU configuration on targets
 // that set one (codegen.pipeline.FLAT_CONFIG), else empty.
 
 // stage: functions
@@ -25,7 +25,7 @@
     // index t = (c, k', r) per field: as (b, c, k', r) IREE gave each workgroup 32 elements
     %q2f = linalg.generic {indexing_maps = [affine_map<(b, t) -> (b, t)>],
         iterator_types = ["parallel", "parallel"]}
-        outs(%q_e : tensor<?x${nlm4}x${ft}>) ${mix_config}{
+        outs(%q_e : tensor<?x${nlm4}x${ft}>) ${flat_config}{
       ^bb0(%sq_out: ${ft}):
         %sq_b = linalg.index 0 : index
         %sq_t = linalg.index 1 : index
@@ -93,7 +93,7 @@
     // index t = (c, k, r) per field, as in vsynth
     %stf = linalg.generic {indexing_maps = [affine_map<(b, t) -> (b, t)>],
         iterator_types = ["parallel", "parallel"]}
-        outs(%st_e : tensor<?x${vnlm4}x${ft}>) ${mix_config}{
+        outs(%st_e : tensor<?x${vnlm4}x${ft}>) ${flat_config}{
       ^bb0(%ms_out: ${ft}):
         %ms_b = linalg.index 0 : index
         %ms_t = linalg.index 1 : index

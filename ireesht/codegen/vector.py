@@ -16,4 +16,4 @@ def functions(plan, values: dict) -> str:
     text = split_sections((mlir_dir() / "vector.mlir").read_text())["functions"]
     return string.Template(text).substitute(
         {**values, "vnlm": plan.band_nlm, "vlast": plan.band_nlm - 1, "nlm4": 4 * plan.nlm,
-         "vnlm4": 4 * plan.band_nlm, "mix_config": FLAT_CONFIG.get(plan.target, "")})
+         "vnlm4": 4 * plan.band_nlm, "flat_config": FLAT_CONFIG.get(plan.target, "")})
